@@ -1,0 +1,60 @@
+// Database clients. Created lazily from DATABASE_URL so that build steps and tests can set it first.
+// Two clients on purpose: drizzle rewrites its postgres.js client's type parsers, so raw SQL
+// (the ingest hot path, graphile_worker calls) gets its own instance.
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export function createDb(client: postgres.Sql) {
+  return drizzle({ client, schema, casing: "snake_case" });
+}
+
+export type Db = ReturnType<typeof createDb>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+interface Clients {
+  url: string;
+  db: Db;
+  dbClient: postgres.Sql;
+  sql: postgres.Sql;
+}
+
+// Kept on globalThis so Next.js dev reloads do not open a new pool per edit.
+const holder = globalThis as unknown as { __inboxClients?: Clients };
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm start sets it; see README).");
+  return url;
+}
+
+function clients(): Clients {
+  const url = databaseUrl();
+  if (holder.__inboxClients?.url === url) return holder.__inboxClients;
+  const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  const options = { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60 } as const;
+  const dbClient = postgres(url, options);
+  const created: Clients = { url, dbClient, db: createDb(dbClient), sql: postgres(url, options) };
+  holder.__inboxClients = created;
+  return created;
+}
+
+/** The drizzle database for domain verbs. */
+export function getDb(): Db {
+  return clients().db;
+}
+
+/** A raw postgres.js client with default type parsing, for hand-written SQL. */
+export function getSql(): postgres.Sql {
+  return clients().sql;
+}
+
+/** Closes the pools (worker shutdown, tests). */
+export async function closeDb(): Promise<void> {
+  const current = holder.__inboxClients;
+  holder.__inboxClients = undefined;
+  if (current) await Promise.all([current.dbClient.end({ timeout: 5 }), current.sql.end({ timeout: 5 })]);
+}
+
+export { schema };

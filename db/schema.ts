@@ -1,0 +1,170 @@
+// The one schema. Tables plural, columns snake_case (drizzle casing), ids prefixed text.
+// Every tenant table carries a NOT NULL organization_id.
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { GenericHmacConfig } from "@/lib/signatures/types";
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
+const tstz = (name?: string) =>
+  (name ? timestamp(name, { withTimezone: true, mode: "date" }) : timestamp({ withTimezone: true, mode: "date" }));
+
+export const users = pgTable("users", {
+  id: text().primaryKey(),
+  email: text().notNull().unique(),
+  name: text(),
+  passwordHash: text().notNull(),
+  createdAt: tstz().notNull().defaultNow(),
+});
+
+export const organizations = pgTable("organizations", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  createdAt: tstz().notNull().defaultNow(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "member"] }).notNull(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index().on(t.userId)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    /** The first characters of the key, shown in lists so a person can tell keys apart. */
+    prefix: text().notNull(),
+    /** sha256 of the whole key; keys are 256-bit random, so a fast hash is enough. */
+    keyHash: text().notNull().unique(),
+    createdAt: tstz().notNull().defaultNow(),
+    lastUsedAt: tstz(),
+    revokedAt: tstz(),
+  },
+  (t) => [index().on(t.organizationId)],
+);
+
+export const endpoints = pgTable(
+  "endpoints",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    provider: text().notNull(),
+    /** Encrypted at rest (lib/crypto/secret-box.ts). */
+    secretEncrypted: text(),
+    previousSecretEncrypted: text(),
+    previousSecretValidUntil: tstz(),
+    outboundSecretEncrypted: text(),
+    genericHmac: jsonb().$type<GenericHmacConfig>(),
+    destinationUrl: text().notNull(),
+    paused: boolean().notNull().default(false),
+    maxAttempts: integer().notNull().default(8),
+    retryBaseSeconds: integer().notNull().default(5),
+    timeoutMs: integer().notNull().default(15_000),
+    maxBodyBytes: integer().notNull().default(1_048_576),
+    toleranceSeconds: integer().notNull().default(300),
+    alertPendingAgeSeconds: integer(),
+    alertEmail: text(),
+    createdAt: tstz().notNull().defaultNow(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [index().on(t.organizationId, t.createdAt)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    externalId: text().notNull(),
+    eventType: text(),
+    status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    headers: jsonb().$type<Record<string, string>>().notNull(),
+    body: bytea().notNull(),
+    sizeBytes: integer().notNull(),
+    sourceIp: text(),
+    receivedAt: tstz().notNull().defaultNow(),
+    attemptCount: integer().notNull().default(0),
+    /** Automatic attempts since the last replay; maxAttempts counts these. */
+    autoAttemptCount: integer().notNull().default(0),
+    lastStatusCode: smallint(),
+    lastError: text(),
+    nextAttemptAt: tstz(),
+    deliveredAt: tstz(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.endpointId, t.externalId),
+    index("deliveries_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),
+    index("deliveries_endpoint_received_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc()),
+    index("deliveries_endpoint_open_idx")
+      .on(t.endpointId, t.receivedAt)
+      .where(sql`status in ('pending', 'delivering')`),
+  ],
+);
+
+export const attempts = pgTable(
+  "attempts",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    deliveryId: text().notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    number: integer().notNull(),
+    trigger: text({ enum: ["auto", "replay"] }).notNull(),
+    startedAt: tstz().notNull(),
+    durationMs: integer(),
+    statusCode: smallint(),
+    responseBody: text(),
+    error: text(),
+  },
+  (t) => [index().on(t.deliveryId, t.number)],
+);
+
+/** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
+export const rejectedRequests = pgTable(
+  "rejected_requests",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    at: tstz().notNull().defaultNow(),
+    reason: text().notNull(),
+    message: text().notNull(),
+    sourceIp: text(),
+    headerNames: text().array().notNull(),
+  },
+  (t) => [index().on(t.endpointId, t.at.desc())],
+);
+
+/** One row per running worker process, keyed by graphile-worker's pool id; see lib/worker-health. */
+export const workerHeartbeats = pgTable("worker_heartbeats", {
+  poolId: text().primaryKey(),
+  hostname: text().notNull(),
+  pid: integer().notNull(),
+  startedAt: tstz().notNull().defaultNow(),
+  lastSeenAt: tstz().notNull().defaultNow(),
+});

@@ -1,0 +1,71 @@
+// Domain errors. Route handlers map them to HTTP through one function (lib/http/error-response.ts),
+// so every status code and error body is decided in one place.
+
+export type ErrorCode =
+  | "validation_error"
+  | "unauthorized"
+  | "not_found"
+  | "conflict"
+  | "method_not_allowed"
+  | "payload_too_large"
+  | "invalid_signature"
+  | "missing_signature"
+  | "timestamp_out_of_tolerance"
+  | "store_unavailable";
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: unknown) {
+    super("validation_error", 400, message, details);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = "A valid API key is required (Authorization: Bearer <key>).") {
+    super("unauthorized", 401, message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super("not_found", 404, `${what} not found.`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super("conflict", 409, message);
+  }
+}
+
+export class PayloadTooLargeError extends DomainError {
+  constructor(limitBytes: number) {
+    super("payload_too_large", 413, `The body is larger than this endpoint's limit of ${limitBytes} bytes.`);
+  }
+}
+
+export class StoreUnavailableError extends DomainError {
+  constructor(message = "The delivery could not be stored; nothing was kept. Retry later.") {
+    super("store_unavailable", 503, message);
+  }
+}
+
+export type SignatureErrorCode = "invalid_signature" | "missing_signature" | "timestamp_out_of_tolerance";
+
+/** A request whose signature does not prove it came from the provider. Always 401. */
+export class SignatureError extends DomainError {
+  constructor(code: SignatureErrorCode, message: string) {
+    super(code, 401, message);
+  }
+}
