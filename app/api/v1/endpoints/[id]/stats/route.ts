@@ -1,0 +1,5 @@
+// GET /api/v1/endpoints/:id/stats — counts by status and the oldest pending age
+import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
+import { apiRoute } from "@/lib/http/api-route";
+
+export const GET = apiRoute<{ id: string }>(async ({ ctx, params }) => Response.json(await getEndpointStats({ ctx, input: params })));

@@ -1,0 +1,24 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { getDb } from "@/db";
+import { apiKeys } from "@/db/schema";
+import { hashApiKey } from "./api-key-format";
+
+/** A bearer key → its organization, or null for an unknown or revoked key. */
+export async function authenticateApiKey(key: string): Promise<{ organizationId: string; apiKeyId: string } | null> {
+  if (!key.startsWith("inbox_sk_") || key.length > 100) return null;
+  const db = getDb();
+  const [row] = await db
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  // Marking use is informational; at most once a minute per key, and never on the request's path.
+  const aMinuteAgo = new Date(Date.now() - 60_000);
+  void db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date() })
+    .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))))
+    .catch(() => {});
+  return { organizationId: row.organizationId, apiKeyId: row.id };
+}

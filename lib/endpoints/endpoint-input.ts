@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { PROVIDERS } from "@/lib/signatures/types";
+
+export const ENDPOINT_DEFAULTS = {
+  maxAttempts: 8,
+  retryBaseSeconds: 5,
+  timeoutMs: 15_000,
+  maxBodyBytes: 1_048_576,
+  toleranceSeconds: 300,
+} as const;
+
+/** Providers whose secrets we may generate (whsec_…); the others are issued by the provider. */
+export const GENERATES_SECRET = new Set(["standard-webhooks", "svix"]);
+
+export const GenericHmacInput = z.object({
+  header: z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, "header must be a header name"),
+  algorithm: z.enum(["sha256", "sha1"]).default("sha256"),
+  encoding: z.enum(["hex", "base64"]).default("hex"),
+  prefix: z.string().max(50).nullish(),
+  idHeader: z.string().trim().max(100).regex(/^[A-Za-z0-9-]+$/).nullish(),
+});
+
+const secret = z.string().trim().min(1, "secret must not be empty").max(500);
+
+const settings = {
+  name: z.string().trim().min(1, "name must not be empty").max(200),
+  destinationUrl: z.string().trim().max(2000),
+  maxAttempts: z.number().int().min(1).max(50),
+  retryBaseSeconds: z.number().int().min(1).max(3600),
+  timeoutMs: z.number().int().min(100).max(120_000),
+  maxBodyBytes: z.number().int().min(1).max(26_214_400),
+  toleranceSeconds: z.number().int().min(1).max(86_400),
+  paused: z.boolean(),
+  alertPendingAgeSeconds: z.number().int().min(1).max(30 * 86_400).nullable(),
+  alertEmail: z.email("alertEmail must be an email address").nullable(),
+  genericHmac: GenericHmacInput.nullable(),
+  outboundSecret: secret.nullable(),
+};
+
+export const CreateEndpointInput = z.strictObject({
+  name: settings.name,
+  provider: z.enum(PROVIDERS),
+  secret: secret.optional(),
+  destinationUrl: settings.destinationUrl,
+  maxAttempts: settings.maxAttempts.default(ENDPOINT_DEFAULTS.maxAttempts),
+  retryBaseSeconds: settings.retryBaseSeconds.default(ENDPOINT_DEFAULTS.retryBaseSeconds),
+  timeoutMs: settings.timeoutMs.default(ENDPOINT_DEFAULTS.timeoutMs),
+  maxBodyBytes: settings.maxBodyBytes.default(ENDPOINT_DEFAULTS.maxBodyBytes),
+  toleranceSeconds: settings.toleranceSeconds.default(ENDPOINT_DEFAULTS.toleranceSeconds),
+  paused: settings.paused.default(false),
+  alertPendingAgeSeconds: settings.alertPendingAgeSeconds.optional(),
+  alertEmail: settings.alertEmail.optional(),
+  genericHmac: settings.genericHmac.optional(),
+  outboundSecret: settings.outboundSecret.optional(),
+});
+export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
+
+export const UpdateEndpointInput = z.strictObject({
+  name: settings.name.optional(),
+  provider: z.enum(PROVIDERS).optional(),
+  secret: secret.optional(),
+  destinationUrl: settings.destinationUrl.optional(),
+  maxAttempts: settings.maxAttempts.optional(),
+  retryBaseSeconds: settings.retryBaseSeconds.optional(),
+  timeoutMs: settings.timeoutMs.optional(),
+  maxBodyBytes: settings.maxBodyBytes.optional(),
+  toleranceSeconds: settings.toleranceSeconds.optional(),
+  paused: settings.paused.optional(),
+  alertPendingAgeSeconds: settings.alertPendingAgeSeconds.optional(),
+  alertEmail: settings.alertEmail.optional(),
+  genericHmac: settings.genericHmac.optional(),
+  outboundSecret: settings.outboundSecret.optional(),
+});
+export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;

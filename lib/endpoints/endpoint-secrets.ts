@@ -1,0 +1,22 @@
+import { ValidationError } from "@/lib/errors";
+import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
+import { GENERATES_SECRET } from "./endpoint-input";
+import { generateWebhookSecret } from "./generate-secret";
+
+/**
+ * Decides the secret an endpoint will verify with: the one given, a generated whsec_ for
+ * Standard Webhooks/svix, none for `none`; refuses what cannot verify.
+ */
+export function resolveSecret(provider: Provider, given: string | undefined, hasStored = false): { secret: string | null; generated: boolean } {
+  if (provider === "none") return { secret: null, generated: false };
+  if (given) return { secret: given, generated: false };
+  if (hasStored) return { secret: null, generated: false };
+  if (GENERATES_SECRET.has(provider)) return { secret: generateWebhookSecret(), generated: true };
+  throw new ValidationError(`secret: the ${provider} provider needs the signing secret ${provider} gave you.`);
+}
+
+export function assertProviderSettings(provider: Provider, genericHmac: GenericHmacConfig | null | undefined): void {
+  if (provider === "generic-hmac" && !genericHmac) {
+    throw new ValidationError("genericHmac: the generic-hmac provider needs {header, algorithm, encoding, prefix?}.");
+  }
+}

@@ -1,0 +1,30 @@
+import { and, desc, eq, lt, or } from "drizzle-orm";
+import { endpoints } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
+import { presentEndpoint, type EndpointView } from "./present-endpoint";
+
+/** Newest first, cursor-paginated. */
+export async function listEndpoints({ ctx, input }: { ctx: Ctx; input: { limit?: unknown; cursor?: string | null } }) {
+  const limit = pageLimit(input.limit);
+  const cursor = decodeCursor(input.cursor);
+  const rows = await ctx.db
+    .select()
+    .from(endpoints)
+    .where(
+      and(
+        eq(endpoints.organizationId, ctx.organizationId),
+        cursor
+          ? or(lt(endpoints.createdAt, cursor.at), and(eq(endpoints.createdAt, cursor.at), lt(endpoints.id, cursor.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(desc(endpoints.createdAt), desc(endpoints.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(presentEndpoint) as EndpointView[],
+    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
+}

@@ -1,0 +1,33 @@
+import type { endpoints } from "@/db/schema";
+
+type EndpointRow = typeof endpoints.$inferSelect;
+
+export function ingestUrl(endpointId: string): string {
+  const base = (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
+  return `${base}/in/${endpointId}`;
+}
+
+/** The public endpoint object (API.md). Secrets never leave here. */
+export function presentEndpoint(row: EndpointRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    provider: row.provider,
+    ingestUrl: ingestUrl(row.id),
+    destinationUrl: row.destinationUrl,
+    paused: row.paused,
+    maxAttempts: row.maxAttempts,
+    retryBaseSeconds: row.retryBaseSeconds,
+    timeoutMs: row.timeoutMs,
+    maxBodyBytes: row.maxBodyBytes,
+    toleranceSeconds: row.toleranceSeconds,
+    alertPendingAgeSeconds: row.alertPendingAgeSeconds,
+    alertEmail: row.alertEmail,
+    genericHmac: row.genericHmac,
+    hasSecret: row.secretEncrypted !== null,
+    signsOutbound: row.outboundSecretEncrypted !== null,
+    previousSecretValidUntil: row.previousSecretValidUntil?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+export type EndpointView = ReturnType<typeof presentEndpoint>;

@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { endpoints } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { ValidationError } from "@/lib/errors";
+import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
+import type { Provider } from "@/lib/signatures/types";
+import { parseInput } from "@/lib/validation";
+import { resolveSecret } from "./endpoint-secrets";
+import { getEndpointRowOrThrow } from "./get-endpoint-or-throw";
+
+export const RotateSecretInput = z.strictObject({
+  secret: z.string().trim().min(1).max(500).optional(),
+  /** How long the previous secret keeps verifying; default 24 h. */
+  gracePeriodSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400),
+});
+
+/** New secret verifies at once; the previous one keeps verifying until previousSecretValidUntil. */
+export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { id: string; body: unknown } }) {
+  const { secret: given, gracePeriodSeconds } = parseInput(RotateSecretInput, input.body ?? {});
+  const current = await getEndpointRowOrThrow({ ctx, input });
+  if (current.provider === "none") throw new ValidationError("An endpoint with provider none has no secret to rotate.");
+  const { secret, generated } = resolveSecret(current.provider as Provider, given);
+  const previousSecretValidUntil = new Date(Date.now() + gracePeriodSeconds * 1000);
+  await ctx.db
+    .update(endpoints)
+    .set({
+      secretEncrypted: encryptSecret(secret!),
+      previousSecretEncrypted: current.secretEncrypted,
+      previousSecretValidUntil: current.secretEncrypted ? previousSecretValidUntil : null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
+  forgetEndpoint(current.id);
+  return { ...(generated ? { secret: secret! } : {}), previousSecretValidUntil: previousSecretValidUntil.toISOString() };
+}

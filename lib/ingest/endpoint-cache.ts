@@ -1,0 +1,64 @@
+// A short-lived, per-process cache of what ingest needs to know about an endpoint, so the hot path
+// costs one indexed read at most every few seconds per endpoint. Changes made in this process are
+// seen at once (forgetEndpoint); other processes see them within TTL_MS.
+import { getSql } from "@/db";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
+
+export interface IngestEndpoint {
+  id: string;
+  organizationId: string;
+  provider: Provider;
+  secrets: string[];
+  genericHmac: GenericHmacConfig | null;
+  maxBodyBytes: number;
+  toleranceSeconds: number;
+  /** When the previous secret stops verifying; the entry is refreshed then. */
+  expiresAt: number;
+}
+
+const TTL_MS = 5_000;
+const cache = new Map<string, Promise<IngestEndpoint | null> | { value: IngestEndpoint | null; expiresAt: number }>();
+
+async function load(id: string): Promise<IngestEndpoint | null> {
+  const [row] = await getSql()`
+    select id, organization_id, provider, secret_encrypted, previous_secret_encrypted, previous_secret_valid_until,
+           generic_hmac, max_body_bytes, tolerance_seconds
+    from endpoints where id = ${id}`;
+  if (!row) return null;
+  const now = Date.now();
+  const previousUntil = row.previous_secret_valid_until ? new Date(row.previous_secret_valid_until).getTime() : 0;
+  const secrets = [row.secret_encrypted, previousUntil > now ? row.previous_secret_encrypted : null]
+    .filter((value): value is string => Boolean(value))
+    .map(decryptSecret);
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    provider: row.provider,
+    secrets,
+    genericHmac: row.generic_hmac,
+    maxBodyBytes: row.max_body_bytes,
+    toleranceSeconds: row.tolerance_seconds,
+    expiresAt: Math.min(now + TTL_MS, previousUntil > now ? previousUntil : Infinity),
+  };
+}
+
+export async function getIngestEndpoint(id: string): Promise<IngestEndpoint | null> {
+  const entry = cache.get(id);
+  if (entry && !(entry instanceof Promise) && entry.expiresAt > Date.now()) return entry.value;
+  if (entry instanceof Promise) return entry;
+  const pending = load(id);
+  cache.set(id, pending);
+  try {
+    const value = await pending;
+    if (cache.get(id) === pending) cache.set(id, { value, expiresAt: value?.expiresAt ?? Date.now() + TTL_MS });
+    return value;
+  } catch (error) {
+    cache.delete(id);
+    throw error;
+  }
+}
+
+export function forgetEndpoint(id: string): void {
+  cache.delete(id);
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createCtx } from "@/lib/context";
+import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
+
+process.env.AUTH_SECRET ??= "test-auth-secret-not-for-production";
+process.env.APP_URL ??= "http://inbox.test";
+
+/** A fresh organization with an owner and an API key; each test makes its own. */
+export async function createOrganizationFixture(name = "Acme") {
+  const email = `owner-${randomBytes(6).toString("hex")}@example.test`;
+  const { organizationId, userId } = await createOrganizationWithOwner({ email, password: "a-long-test-password", organizationName: name });
+  const ctx = createCtx(organizationId, { type: "user", userId });
+  const { apiKey } = await createApiKey({ ctx, input: { name: "test" } });
+  return { organizationId, userId, email, apiKey, ctx };
+}
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Calls a route handler the way Next.js does, and reads its JSON answer. */
+export async function callRoute(
+  handler: RouteHandler,
+  options: { method?: string; path?: string; apiKey?: string | null; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`http://inbox.test${options.path ?? "/"}`, {
+    method: options.method ?? "GET",
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body),
+  });
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
