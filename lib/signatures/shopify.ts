@@ -1,0 +1,16 @@
+// Shopify: `X-Shopify-Hmac-Sha256: <base64>`, HMAC-SHA256 of the body under the app's client secret
+// (or the webhook signing secret shown in the admin). No timestamp is signed. `X-Shopify-Event-Id`
+// names the event across retries; older deliveries only carry `X-Shopify-Webhook-Id`.
+import { hmac, optionalHeader, requireHeader, requireSignatureMatch } from "@/lib/signatures/hmac";
+import type { SignatureVerifier } from "@/lib/signatures/types";
+
+export const shopify: SignatureVerifier = {
+  verify(input) {
+    const received = requireHeader(input, "X-Shopify-Hmac-Sha256");
+    requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "base64", input.body));
+    return {
+      externalId: optionalHeader(input, "x-shopify-event-id") ?? optionalHeader(input, "x-shopify-webhook-id"),
+      eventType: optionalHeader(input, "x-shopify-topic"),
+    };
+  },
+};

@@ -1,0 +1,32 @@
+// Slack: `X-Slack-Signature: v0=<hex>`, HMAC-SHA256 of `v0:${X-Slack-Request-Timestamp}:${body}`
+// under the app's signing secret; Slack asks receivers to refuse timestamps older than 5 minutes
+// (the endpoint's toleranceSeconds, 300 by default). Bodies are JSON (Events API) or form-encoded
+// (slash commands, interactivity); a form body has no event id, so a hash of the body stands in.
+// A verified `url_verification` body is Slack's handshake: answered with its challenge, never stored.
+import { hmac, malformed, parseUnixSeconds, requireFreshTimestamp, requireHeader, requireSignatureMatch, sha256Hex } from "@/lib/signatures/hmac";
+import { objectField, readJsonObject, stringField } from "@/lib/signatures/json-body";
+import type { SignatureVerifier, VerifiedRequest } from "@/lib/signatures/types";
+
+const SIGNATURE = "X-Slack-Signature";
+const TIMESTAMP = "X-Slack-Request-Timestamp";
+const PREFIX = "v0=";
+
+export const slack: SignatureVerifier = {
+  verify(input) {
+    const header = requireHeader(input, SIGNATURE);
+    const t = requireHeader(input, TIMESTAMP);
+    const timestamp = parseUnixSeconds(t, TIMESTAMP);
+    if (!header.startsWith(PREFIX)) throw malformed(`${SIGNATURE} is not of the form ${PREFIX}<hex>`);
+    const received = header.slice(PREFIX.length).toLowerCase();
+    requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "hex", `v0:${t}:`, input.body));
+    requireFreshTimestamp(timestamp, input);
+
+    const body = readJsonObject(input.body);
+    const verified: VerifiedRequest = {
+      externalId: stringField(body, "event_id") ?? sha256Hex(input.body),
+      eventType: stringField(objectField(body, "event"), "type") ?? stringField(body, "type"),
+    };
+    if (body?.type === "url_verification") verified.handshakeResponse = { challenge: body.challenge };
+    return verified;
+  },
+};
