@@ -1,0 +1,11 @@
+import { Card } from "@/components/ui/card";
+import { CreateEndpointForm } from "@/components/endpoints/create-endpoint-form";
+import { createEndpointAction } from "../actions";
+
+export default function NewEndpointPage() {
+  return (
+    <Card title="New endpoint">
+      <CreateEndpointForm action={createEndpointAction} />
+    </Card>
+  );
+}

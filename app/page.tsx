@@ -1,0 +1,7 @@
+import { redirect } from "next/navigation";
+import { auth } from "@/lib/auth/auth";
+
+export default async function Home() {
+  const session = await auth();
+  redirect(session?.organizationId ? "/endpoints" : "/login");
+}

@@ -1,0 +1,64 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState, useState } from "react";
+import type { CreateEndpointState } from "@/app/(dashboard)/endpoints/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CopyableValue } from "@/components/ui/copy-button";
+import { Field, SelectField } from "@/components/ui/field";
+import { PROVIDERS } from "@/lib/signatures/types";
+
+type Action = (state: CreateEndpointState, form: FormData) => Promise<CreateEndpointState>;
+
+export function CreateEndpointForm({ action }: { action: Action }) {
+  const [state, formAction, pending] = useActionState(action, {});
+  const [provider, setProvider] = useState<string>("standard-webhooks");
+  if (state.ok && state.id) {
+    return (
+      <div className="space-y-4">
+        <Alert tone="success">Endpoint created. Point your provider at its ingest URL.</Alert>
+        <div>
+          <div className="text-sm font-medium text-slate-700">Ingest URL</div>
+          <CopyableValue value={state.ingestUrl!} testId="ingest-url" />
+        </div>
+        {state.secret ? (
+          <div>
+            <div className="text-sm font-medium text-slate-700">Signing secret — shown once, copy it now</div>
+            <CopyableValue value={state.secret} testId="endpoint-secret" />
+          </div>
+        ) : null}
+        <Link href={`/endpoints/${state.id}`} className="text-sm text-indigo-700 underline">Open the endpoint</Link>
+      </div>
+    );
+  }
+  return (
+    <form action={formAction} className="grid gap-4 sm:grid-cols-2">
+      {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
+      <Field label="Name" name="name" required placeholder="Stripe payments" />
+      <SelectField label="Provider" name="provider" options={PROVIDERS} value={provider} onChange={(e) => setProvider(e.target.value)} />
+      <Field label="Destination URL" name="destinationUrl" type="url" required placeholder="https://api.example.com/webhooks" />
+      <Field
+        label="Signing secret"
+        name="secret"
+        type="password"
+        autoComplete="off"
+        disabled={provider === "none"}
+        hint={provider === "standard-webhooks" || provider === "svix" ? "Leave empty to generate one." : "The secret your provider shows you."}
+      />
+      {provider === "generic-hmac" ? (
+        <>
+          <Field label="Signature header" name="hmacHeader" placeholder="x-signature" required />
+          <SelectField label="Algorithm" name="hmacAlgorithm" options={["sha256", "sha1"]} />
+          <SelectField label="Encoding" name="hmacEncoding" options={["hex", "base64"]} />
+          <Field label="Signature prefix" name="hmacPrefix" placeholder="sha256=" />
+          <Field label="Event id header" name="hmacIdHeader" placeholder="x-event-id" />
+        </>
+      ) : null}
+      {provider === "none" ? <div className="sm:col-span-2"><Alert tone="warning">Unsafe: anyone who knows the URL can send to this endpoint.</Alert></div> : null}
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={pending}>Create endpoint</Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+
+const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
+
+export function Field({ label, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: ReactNode }) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <input className={control} {...props} />
+      {hint ? <span className="mt-1 block text-xs font-normal text-slate-500">{hint}</span> : null}
+    </label>
+  );
+}
+
+export function SelectField({ label, options, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: readonly string[] }) {
+  return (
+    <label className="block text-sm font-medium text-slate-700">
+      {label}
+      <select className={control} {...props}>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

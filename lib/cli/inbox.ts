@@ -1,0 +1,54 @@
+// `npm run inbox -- <command>`: bootstrap for self-hosters. Prints one JSON line; errors go to stderr, exit 1.
+import { parseArgs } from "node:util";
+import { closeDb } from "@/db";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createCtx } from "@/lib/context";
+import { DomainError } from "@/lib/errors";
+import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
+import { organizationExists } from "@/lib/organizations/organization-exists";
+
+const USAGE = `Usage:
+  npm run inbox -- org:create --name NAME --email EMAIL --password PASSWORD
+  npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME]`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, ...names: string[]) {
+  const missing = names.filter((name) => !values[name]);
+  if (missing.length) throw new UsageError(`Missing ${missing.map((n) => `--${n}`).join(", ")}.`);
+}
+
+async function main(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, org: { type: "string" } },
+    strict: true,
+  });
+  if (command === "org:create") {
+    required(values, "name", "email", "password");
+    const { organizationId, userId } = await createOrganizationWithOwner({ organizationName: values.name!, email: values.email!, password: values.password! });
+    const { apiKey } = await createApiKey({ ctx: createCtx(organizationId, { type: "system" }), input: { name: "CLI bootstrap" } });
+    return { organizationId, userId, apiKey };
+  }
+  if (command === "apikey:create") {
+    required(values, "org");
+    if (!(await organizationExists(values.org!))) throw new UsageError(`No organization ${values.org}.`);
+    const { apiKey } = await createApiKey({ ctx: createCtx(values.org!, { type: "system" }), input: { name: values.name ?? "CLI" } });
+    return { apiKey };
+  }
+  throw new UsageError(command ? `Unknown command ${command}.` : "No command given.");
+}
+
+main(process.argv.slice(2))
+  .then((result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exitCode = 0;
+  })
+  .catch((error: unknown) => {
+    const known = error instanceof DomainError || error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+    process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => closeDb());
