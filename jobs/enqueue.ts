@@ -1,0 +1,54 @@
+// Enqueue inside the caller's transaction, so a job commits with its data or not at all.
+// graphile-worker's quickAddJob has its own pool and cannot join a transaction (STACK-NOTES #4).
+import { sql } from "drizzle-orm";
+import type postgres from "postgres";
+import type { DbOrTx } from "@/db";
+
+/** graphile_worker.job_spec, as JSON. */
+export interface JobSpec {
+  identifier: string;
+  payload: Record<string, unknown>;
+  queue_name?: string | null;
+  run_at?: string | null;
+  max_attempts?: number | null;
+  job_key?: string | null;
+  priority?: number | null;
+}
+
+export type DeliverTrigger = "auto" | "replay";
+export interface DeliverPayload {
+  deliveryId: string;
+  trigger: DeliverTrigger;
+}
+
+/** Fresh deliveries run before replays, so a bulk replay never delays new traffic. */
+export const PRIORITY = { fresh: 0, replay: 10 } as const;
+
+export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null }): JobSpec {
+  return {
+    identifier: "deliver",
+    payload: { deliveryId: input.deliveryId, trigger: input.trigger } satisfies DeliverPayload,
+    // One pending job per delivery: a replay replaces a scheduled retry instead of running beside it.
+    job_key: `deliver:${input.deliveryId}`,
+    run_at: input.runAt ? input.runAt.toISOString() : null,
+    priority: input.trigger === "replay" ? PRIORITY.replay : PRIORITY.fresh,
+    // Our task schedules its own retries; graphile-worker's only cover unexpected failures (database down).
+    max_attempts: 10,
+  };
+}
+
+const ADD_JOBS = `select graphile_worker.add_jobs(array(
+  select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements($1::json) spec))`;
+
+/** Enqueues jobs in a drizzle transaction (or on the db, for a single statement). */
+export async function enqueue(db: DbOrTx, specs: JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await db.execute(sql`select graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${JSON.stringify(specs)}::json) spec))`);
+}
+
+/** Enqueues jobs on a raw postgres.js connection or transaction (the ingest hot path). */
+export async function enqueueRaw(sqlClient: postgres.Sql | postgres.TransactionSql, specs: JobSpec[]): Promise<void> {
+  if (specs.length === 0) return;
+  await sqlClient.unsafe(ADD_JOBS, [JSON.stringify(specs)]);
+}
