@@ -1,0 +1,95 @@
+// Runs graphile-worker over a task list until SIGTERM/SIGINT, then drains and exits 0.
+// jobs/worker.ts runs it with the real tasks; tests run it with test tasks added.
+import { EventEmitter } from "node:events";
+import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { closeDb, databaseUrl } from "@/db";
+import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
+import { workerHealthSettings } from "@/lib/worker-health/settings";
+import { quietGraphileLogger } from "./migrate";
+
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export async function runWorker(taskList: TaskList): Promise<never> {
+  const env = process.env;
+  const concurrency = positiveInteger(env.WORKER_CONCURRENCY, 20);
+  const shutdownTimeoutMs = positiveInteger(env.WORKER_SHUTDOWN_TIMEOUT_MS, 20_000);
+  // Batching (STACK-NOTES 12): fetch and lock jobs in batches, complete them in batches.
+  const localQueueSize = Math.max(positiveInteger(env.WORKER_LOCAL_QUEUE_SIZE, 200), concurrency);
+  const settings = workerHealthSettings(env);
+
+  // graphile-worker 0.17 locks jobs in the name of the pool (pitfall 14); the pool is created, and
+  // its id known, synchronously inside run(). The first heartbeat is written as the pool starts;
+  // jobs are only ever released once their lock is older than the staleness threshold.
+  const events: WorkerEvents = new EventEmitter();
+  let pool: WorkerPool | undefined;
+  let vitals: WorkerVitals | undefined;
+  events.on("pool:create", ({ workerPool }) => {
+    pool = workerPool;
+    vitals = keepWorkerAlive({ poolId: workerPool.id, settings });
+  });
+
+  const runner = await run({
+    connectionString: databaseUrl(),
+    taskList,
+    concurrency,
+    maxPoolSize: concurrency,
+    noHandleSignals: true,
+    logger: quietGraphileLogger,
+    events,
+    preset: {
+      worker: {
+        localQueue: { size: localQueueSize },
+        completeJobBatchDelay: 1,
+        failJobBatchDelay: 1,
+        // Tasks that honour the abort signal get it shortly before we give up on them.
+        gracefulShutdownAbortTimeout: Math.max(0, shutdownTimeoutMs - 2_000),
+      },
+    },
+  });
+  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}`);
+
+  let stopping = false;
+  const exit = async (code: number, forget: boolean): Promise<never> => {
+    await vitals?.stop({ forget });
+    await closeDb().catch(() => {});
+    process.exit(code);
+  };
+
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[worker] ${signal}: taking no new jobs, finishing in-flight ones (up to ${shutdownTimeoutMs} ms)`);
+    const stopped = runner.stop().then(
+      () => true,
+      (error) => (console.error(`[worker] stopping failed: ${String(error)}`), true),
+    );
+    const drained = await Promise.race([stopped, sleep(shutdownTimeoutMs).then(() => false)]);
+    if (!drained && pool) {
+      console.error("[worker] shutdown timeout: failing the jobs still running so they are retried");
+      await Promise.race([Promise.resolve(pool.forcefulShutdown("worker shutdown timeout")).catch(() => {}), sleep(5_000)]);
+    }
+    await exit(0, true);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, shutdown);
+
+  runner.promise.then(
+    () => {
+      if (!stopping) {
+        console.error("[worker] graphile-worker stopped on its own");
+        void exit(1, true);
+      }
+    },
+    (error) => {
+      if (!stopping) {
+        console.error(`[worker] graphile-worker failed: ${String(error)}`);
+        void exit(1, true);
+      }
+    },
+  );
+  return new Promise<never>(() => {});
+}

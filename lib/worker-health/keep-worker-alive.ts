@@ -1,0 +1,68 @@
+// The heartbeat and recovery loops one worker process runs beside its graphile-worker pool.
+import { recordHeartbeat } from "./record-heartbeat";
+import { releaseDeadWorkers } from "./release-dead-workers";
+import { removeHeartbeat } from "./remove-heartbeat";
+import type { WorkerHealthSettings } from "./settings";
+
+export interface WorkerVitals {
+  /** Stops both loops; with `forget`, deletes the heartbeat (the pool holds no more jobs). */
+  stop(options: { forget: boolean }): Promise<void>;
+}
+
+/** Runs `task` now and then every `intervalMs` (never overlapping) until stopped. */
+function repeat(intervalMs: () => number, task: () => Promise<void>) {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = task().finally(() => {
+      if (!stopped) timer = setTimeout(tick, intervalMs());
+    });
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
+}
+
+/**
+ * Starts recording `poolId`'s heartbeat (first write at once) and, every ~releaseIntervalMs, releases
+ * the jobs of pools whose heartbeat went stale.
+ */
+export function keepWorkerAlive({ poolId, settings }: { poolId: string; settings: WorkerHealthSettings }): WorkerVitals {
+  let failingSince: number | undefined;
+  const stopHeartbeat = repeat(
+    () => settings.heartbeatIntervalMs,
+    async () => {
+      try {
+        await recordHeartbeat({ poolId });
+        if (failingSince !== undefined) console.error(`[worker] heartbeat recorded again for ${poolId}`);
+        failingSince = undefined;
+      } catch (error) {
+        if (failingSince === undefined) failingSince = Date.now();
+        const late = Date.now() - failingSince;
+        console.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${String(error)}`);
+      }
+    },
+  );
+  // Jitter spreads the sweeps of several workers; the sweep itself is serialised by an advisory lock.
+  const stopRelease = repeat(
+    () => settings.releaseIntervalMs * (0.8 + Math.random() * 0.4),
+    async () => {
+      try {
+        const released = await releaseDeadWorkers({ staleAfterMs: settings.staleAfterMs });
+        if (released.length > 0) console.error(`[worker] released the jobs of dead worker pools: ${released.join(", ")}`);
+      } catch (error) {
+        console.error(`[worker] releasing dead workers failed: ${String(error)}`);
+      }
+    },
+  );
+  return {
+    async stop({ forget }) {
+      await Promise.all([stopHeartbeat(), stopRelease()]);
+      if (forget) await removeHeartbeat({ poolId }).catch((error) => console.error(`[worker] ${String(error)}`));
+    },
+  };
+}
