@@ -38,7 +38,7 @@ export function deliverJobSpec(input: { deliveryId: string; endpointId: string; 
 }
 
 const ADD_JOBS = `select graphile_worker.add_jobs(array(
-  select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements($1::json) spec))`;
+  select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements($1::text::json) spec))`;
 
 /** Enqueues jobs in a drizzle transaction (or on the db, for a single statement). */
 export async function enqueue(db: DbOrTx, specs: JobSpec[]): Promise<void> {

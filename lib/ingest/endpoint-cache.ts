@@ -48,6 +48,7 @@ export async function getIngestEndpoint(id: string): Promise<IngestEndpoint | nu
   if (entry && !(entry instanceof Promise) && entry.expiresAt > Date.now()) return entry.value;
   if (entry instanceof Promise) return entry;
   const pending = load(id);
+  if (cache.size > 10_000) cache.clear(); // unknown ids from a flood must not grow the map forever
   cache.set(id, pending);
   try {
     const value = await pending;
