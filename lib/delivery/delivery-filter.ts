@@ -1,0 +1,37 @@
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { DELIVERY_STATUSES, deliveries } from "@/db/schema";
+import { parseInput } from "@/lib/validation";
+
+const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z" });
+
+/** The filter shared by the list and the bulk replay/bury calls. */
+export const DeliveryFilter = z.object({
+  endpointId: z.string().max(100).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  eventType: z.string().max(200).optional(),
+  since: isoTime.optional(),
+  until: isoTime.optional(),
+});
+export type DeliveryFilter = z.infer<typeof DeliveryFilter>;
+
+/** Reads the filter from query parameters (empty values are ignored). */
+export function deliveryFilterFromQuery(query: URLSearchParams): DeliveryFilter & { q?: string } {
+  const pick = (name: string) => query.get(name)?.trim() || undefined;
+  const filter = parseInput(DeliveryFilter, {
+    endpointId: pick("endpointId"), status: pick("status"), eventType: pick("eventType"), since: pick("since"), until: pick("until"),
+  });
+  return { ...filter, q: pick("q") };
+}
+
+/** SQL conditions for the filter, always scoped to the organization. */
+export function deliveryFilterWhere(organizationId: string, filter: DeliveryFilter): SQL {
+  return and(
+    eq(deliveries.organizationId, organizationId),
+    filter.endpointId ? eq(deliveries.endpointId, filter.endpointId) : undefined,
+    filter.status ? eq(deliveries.status, filter.status) : undefined,
+    filter.eventType ? eq(deliveries.eventType, filter.eventType) : undefined,
+    filter.since ? gte(deliveries.receivedAt, new Date(filter.since)) : undefined,
+    filter.until ? lte(deliveries.receivedAt, new Date(filter.until)) : undefined,
+  )!;
+}

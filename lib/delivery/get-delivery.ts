@@ -1,0 +1,21 @@
+import { and, asc, eq } from "drizzle-orm";
+import { attempts, deliveries } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { NotFoundError } from "@/lib/errors";
+import { presentDelivery, type DeliveryDetail } from "./present-delivery";
+
+/** One delivery of ctx's organization with headers, body and attempts; another organization's is not found. */
+export async function getDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<DeliveryDetail> {
+  const [row] = await ctx.db
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Delivery");
+  const attemptRows = await ctx.db
+    .select()
+    .from(attempts)
+    .where(and(eq(attempts.deliveryId, row.id), eq(attempts.organizationId, ctx.organizationId)))
+    .orderBy(asc(attempts.number));
+  return presentDelivery(row, attemptRows);
+}
