@@ -1,0 +1,76 @@
+// Builds the Next.js app when its sources are newer than the last build (npm start, npm test).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** What the build is made from. Tests (*.test.ts) are not, so editing one does not force a rebuild. */
+const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
+const SOURCE_FILES = [
+  "next.config.ts",
+  "next.config.mjs",
+  "next.config.js",
+  "package.json",
+  "tsconfig.json",
+  "postcss.config.mjs",
+  "middleware.ts",
+  "proxy.ts",
+  "instrumentation.ts",
+];
+
+function newestMtime(target: string): number {
+  let stat;
+  try {
+    stat = statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(target) ? 0 : stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** True when `.next/BUILD_ID` is missing or older than any source file. */
+export function isNextBuildStale(root: string = process.cwd()): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = [...SOURCE_DIRS, ...SOURCE_FILES].map((entry) => newestMtime(path.join(root, entry)));
+  return Math.max(...sources) > built;
+}
+
+export const nextBin = (root: string) => path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+export interface BuildOptions {
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Receives the build process, so a supervisor can stop it on a signal. */
+  onChild?: (child: ChildProcess) => void;
+}
+
+/** Runs `next build` (output inherited); rejects when it fails. */
+export function buildNext({ root = process.cwd(), env = process.env, onChild }: BuildOptions = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin(root), "build"], {
+      cwd: root,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "inherit",
+    });
+    onChild?.(child);
+    child.on("error", reject);
+    child.on("exit", (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`next build failed (${signal ?? `exit code ${code}`})`)),
+    );
+  });
+}
+
+/** Builds when stale (or, with `onlyIfMissing`, when there is no build at all); logs as `[label]`. */
+export async function ensureNextBuild(label: string, options: BuildOptions & { onlyIfMissing?: boolean } = {}) {
+  const root = options.root ?? process.cwd();
+  const needed = options.onlyIfMissing ? !existsSync(path.join(root, ".next", "BUILD_ID")) : isNextBuildStale(root);
+  if (!needed) return;
+  console.log(`[${label}] building the Next.js app…`);
+  const started = Date.now();
+  await buildNext(options);
+  console.log(`[${label}] built in ${Math.round((Date.now() - started) / 1000)} s`);
+}

@@ -1,0 +1,143 @@
+// `npm test`: vitest (unit + integration), then Playwright, then one line of totals:
+// `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { onTerminationSignal } from "@/lib/runtime/child-processes";
+import { withDatabase } from "@/lib/runtime/database-url";
+import type { EmbeddedServer } from "@/lib/runtime/embedded-postgres";
+import { migrateDatabase } from "@/lib/runtime/migrate";
+import { ensureNextBuild } from "@/lib/runtime/next-build";
+
+interface Totals {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+const vitestArgs = process.argv.slice(2);
+const tmp = mkdtempSync(path.join(os.tmpdir(), "inbox-test-run-"));
+const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
+let current: ChildProcess | undefined;
+let embedded: EmbeddedServer | undefined;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    current = spawn(command, args, { env, stdio: "inherit" });
+    current.on("error", () => resolve(1));
+    current.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+function readJson(file: string): any {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A suite that exits non-zero without reporting a failed test counts as one failure. */
+function suiteCrashed(name: string, why: string) {
+  console.error(`[test] ${name} crashed: ${why}`);
+  totals.failed += 1;
+}
+
+async function runVitest(env: NodeJS.ProcessEnv) {
+  const report = path.join(tmp, "vitest.json");
+  const code = await run(
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...vitestArgs],
+    env,
+  );
+  const json = readJson(report);
+  if (!json) return suiteCrashed("vitest", `exit code ${code}, no report`);
+  totals.passed += json.numPassedTests;
+  totals.failed += json.numFailedTests;
+  totals.skipped += json.numPendingTests + json.numTodoTests;
+  // Files that failed without a failing test (import errors, hook failures) count once each.
+  for (const file of json.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed").length;
+    if (file.status === "failed" && failedTests === 0) suiteCrashed("vitest", `${file.name}: ${file.message ?? "failed"}`);
+  }
+  if (code !== 0 && totals.failed === 0) suiteCrashed("vitest", `exit code ${code}`);
+}
+
+/** Playwright gets a fresh, migrated database of its own (DATABASE_URL); the server's admin URL stays available. */
+async function runPlaywright(env: NodeJS.ProcessEnv) {
+  const adminUrl = env.DATABASE_URL!;
+  const name = `inbox_e2e_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+    await migrateDatabase(withDatabase(adminUrl, name));
+    const report = path.join(tmp, "playwright.json");
+    const code = await run("npx", ["playwright", "test", "--reporter=list,json"], {
+      ...env,
+      DATABASE_URL: withDatabase(adminUrl, name),
+      TEST_ADMIN_DATABASE_URL: adminUrl,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
+    const json = readJson(report);
+    if (!json?.stats) return suiteCrashed("playwright", `exit code ${code}, no report`);
+    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = json.stats;
+    totals.passed += expected + flaky;
+    totals.failed += unexpected;
+    totals.skipped += skipped;
+    if (code !== 0 && unexpected === 0) suiteCrashed("playwright", `exit code ${code}: ${JSON.stringify(json.errors ?? [])}`);
+  } finally {
+    await admin.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+async function cleanUp() {
+  await embedded?.stop().catch(() => {});
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+async function main(): Promise<number> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  if (!env.DATABASE_URL) {
+    const { startEmbeddedPostgres } = await import("@/lib/runtime/embedded-postgres");
+    embedded = await startEmbeddedPostgres(path.resolve(".data/test-pg"), Number(env.TEST_PG_PORT ?? 54330));
+    env.DATABASE_URL = embedded.adminUrl;
+  }
+  onTerminationSignal(async (signal) => {
+    current?.kill(signal);
+    await cleanUp();
+    process.exit(130);
+  });
+
+  // A filtered run skips the up-front build: lib/runtime/start.int.test.ts builds when it needs to.
+  let built = vitestArgs.length === 0;
+  if (built) {
+    try {
+      await ensureNextBuild("test", { env, onChild: (child) => (current = child) });
+    } catch (error) {
+      built = false;
+      suiteCrashed("next build", String(error));
+    }
+  }
+  await runVitest(env);
+  if (vitestArgs.length === 0 && existsSync("playwright.config.ts")) {
+    if (built) await runPlaywright(env);
+    else console.error("[test] Playwright skipped: the Next.js build failed");
+  }
+  await cleanUp();
+  console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+  return totals.failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error) => {
+    console.error(`[test] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await cleanUp();
+    console.log(`${totals.passed} passed, ${totals.failed + 1} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+    process.exit(1);
+  },
+);
