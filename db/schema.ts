@@ -109,13 +109,18 @@ export const deliveries = pgTable(
     sourceIp: text(),
     receivedAt: tstz().notNull().defaultNow(),
     attemptCount: integer().notNull().default(0),
-    /** Automatic attempts since the last replay; maxAttempts counts these. */
+    /** Attempts since the last replay (the replay's own included); maxAttempts counts these. */
     autoAttemptCount: integer().notNull().default(0),
     lastStatusCode: smallint(),
     lastError: text(),
     nextAttemptAt: tstz(),
     deliveredAt: tstz(),
     updatedAt: tstz().notNull().defaultNow(),
+    /** While `delivering`: the graphile-worker job making the attempt, and when its claim lapses (lib/delivery). */
+    claimedByJob: text(),
+    leaseExpiresAt: tstz(),
+    /** Set while `pending` without a job: the endpoint is paused or at its concurrency cap (lib/delivery). */
+    parkedAt: tstz(),
   },
   (t) => [
     uniqueIndex().on(t.endpointId, t.externalId),
@@ -126,6 +131,9 @@ export const deliveries = pgTable(
       .where(sql`status in ('pending', 'delivering')`),
     // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
+    // lib/delivery counts an endpoint's attempts in flight (its concurrency cap) and wakes its parked deliveries.
+    index("deliveries_endpoint_in_flight_idx").on(t.endpointId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
+    index("deliveries_endpoint_parked_idx").on(t.endpointId, t.receivedAt).where(sql`parked_at is not null`),
   ],
 );
 
