@@ -1,4 +1,9 @@
 // Every task the worker runs, by identifier (= its file name in jobs/). A plain map: add a line per task.
 import type { TaskList } from "graphile-worker";
+import { checkAlertsTask } from "./check-alerts";
+import { sendMailTask } from "./send-mail";
 
-export const taskList: TaskList = {};
+export const taskList: TaskList = {
+  "check-alerts": checkAlertsTask,
+  "send-mail": sendMailTask,
+};

@@ -14,7 +14,7 @@ function positiveInteger(value: string | undefined, fallback: number): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export async function runWorker(taskList: TaskList): Promise<never> {
+export async function runWorker(taskList: TaskList, options: { crontab?: string } = {}): Promise<never> {
   const env = process.env;
   const concurrency = positiveInteger(env.WORKER_CONCURRENCY, 20);
   const shutdownTimeoutMs = positiveInteger(env.WORKER_SHUTDOWN_TIMEOUT_MS, 20_000);
@@ -36,6 +36,7 @@ export async function runWorker(taskList: TaskList): Promise<never> {
   const runner = await run({
     connectionString: databaseUrl(),
     taskList,
+    crontab: options.crontab,
     concurrency,
     maxPoolSize: concurrency,
     noHandleSignals: true,

@@ -1,0 +1,3 @@
+// graphile-worker's crontab for the worker's run() (https://worker.graphile.org/docs/cron).
+// check-alerts: every minute, one attempt per tick (the next tick is the retry), no backfill after downtime.
+export const crontab = ["* * * * * check-alerts ?max=1"].join("\n");

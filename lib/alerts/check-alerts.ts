@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import { getDb, type Db } from "@/db";
+import { createCtx } from "@/lib/context";
+import { ALERT_TIMING } from "./alert-settings";
+import { evaluateEndpointAlerts } from "./evaluate-endpoint-alerts";
+
+/**
+ * The sweep behind the every-minute cron (jobs/check-alerts.ts), as of `now` so tests drive time. The one
+ * cross-tenant read: it lists endpoints that may need a decision (an open incident, a delivery over the
+ * threshold, a recent dead delivery), then evaluates each in its own organization's ctx and transaction.
+ * One endpoint's failure is logged and does not stop the others.
+ */
+export async function checkAlerts({ input, db = getDb() }: { input: { now: Date }; db?: Db }): Promise<{ evaluated: number; failed: number }> {
+  const now = input.now.toISOString();
+  const lookback = `${Math.ceil((ALERT_TIMING.deadLookbackMs + ALERT_TIMING.deadSettleMs) / 1000)} seconds`;
+  const candidates = await db.execute<{ id: string; organization_id: string }>(sql`
+    select e.id, e.organization_id from endpoints e
+    where exists (select 1 from incidents i where i.endpoint_id = e.id and i.resolved_at is null)
+      or (e.alert_pending_age_seconds is not null and exists (
+        select 1 from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
+          and d.received_at < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))
+      or ((e.alert_pending_age_seconds is not null or e.alert_email is not null) and exists (
+        select 1 from deliveries d where d.endpoint_id = e.id and d.status = 'dead'
+          and d.updated_at > ${now}::timestamptz - ${lookback}::interval))`);
+  let failed = 0;
+  for (const { id, organization_id } of candidates) {
+    try {
+      await evaluateEndpointAlerts({ ctx: createCtx(organization_id, { type: "system" }, db), input: { endpointId: id, now: input.now } });
+    } catch (error) {
+      failed++;
+      console.error(`[alerts] evaluating endpoint ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { evaluated: candidates.length, failed };
+}

@@ -1,0 +1,29 @@
+import { and, eq, sql } from "drizzle-orm";
+import { endpoints } from "@/db/schema";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { evaluateDeadDeliveries } from "./evaluate-dead-deliveries";
+import { evaluatePendingAge } from "./evaluate-pending-age";
+
+/**
+ * Evaluates one endpoint's alerts as of `now` in one transaction: incident changes, their mails and the
+ * mails' send jobs commit together. An advisory lock per endpoint keeps two overlapping checks from
+ * deciding twice (the partial unique index on open incidents is the backstop).
+ */
+export async function evaluateEndpointAlerts({ ctx, input }: { ctx: Ctx; input: { endpointId: string; now: Date } }): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    await tx.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`alerts:${input.endpointId}`}, 0))`);
+    const [endpoint] = await tx.db
+      .select({
+        id: endpoints.id,
+        name: endpoints.name,
+        paused: endpoints.paused,
+        alertPendingAgeSeconds: endpoints.alertPendingAgeSeconds,
+        alertEmail: endpoints.alertEmail,
+      })
+      .from(endpoints)
+      .where(and(eq(endpoints.organizationId, ctx.organizationId), eq(endpoints.id, input.endpointId)));
+    if (!endpoint) return; // deleted since the sweep listed it; its incidents went with it
+    await evaluatePendingAge({ ctx: tx, input: { endpoint, now: input.now } });
+    await evaluateDeadDeliveries({ ctx: tx, input: { endpoint, now: input.now } });
+  });
+}

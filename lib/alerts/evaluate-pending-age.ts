@@ -1,0 +1,103 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { incidents } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import type { AlertEndpoint } from "./alert-endpoint";
+import { ALERT_TIMING, OPEN_COUNT_CAP } from "./alert-settings";
+import { notifyIncident } from "./notify-incident";
+
+type OldestOpen = {
+  received_at: string | Date;
+  last_error: string | null;
+  open_count: number;
+};
+
+/**
+ * Pending-age incident of one endpoint, as of `now`, inside the caller's transaction (which holds the
+ * endpoint's alert lock): opens it with one mail when the oldest pending/delivering delivery is older than the
+ * threshold, stays quiet while it is open (but for a reminder every 6 h), and resolves it with one recovery
+ * mail once nothing is over the threshold.
+ */
+export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { endpoint: AlertEndpoint; now: Date } }): Promise<void> {
+  const { endpoint, now } = input;
+  const threshold = endpoint.alertPendingAgeSeconds;
+  const [open] = await ctx.db
+    .select()
+    .from(incidents)
+    .where(and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "pending_age"), isNull(incidents.resolvedAt)));
+  if (threshold === null && !open) return;
+
+  // The status list is literal so the planner can use the partial index deliveries_endpoint_open_idx.
+  const [oldest] = await ctx.db.execute<OldestOpen>(sql`
+    select o.received_at, o.last_error,
+      (select count(*)::int from (select 1 from deliveries c
+        where c.organization_id = ${ctx.organizationId} and c.endpoint_id = ${endpoint.id} and c.status in ('pending', 'delivering')
+        limit ${OPEN_COUNT_CAP + 1}) capped) as open_count
+    from deliveries o
+    where o.organization_id = ${ctx.organizationId} and o.endpoint_id = ${endpoint.id} and o.status in ('pending', 'delivering')
+    order by o.received_at
+    limit 1`);
+  const receivedAt = oldest ? new Date(oldest.received_at) : null;
+  const ageMs = receivedAt ? Math.max(0, now.getTime() - receivedAt.getTime()) : 0;
+  const ageSeconds = Math.floor(ageMs / 1000);
+  const scope = (id: string) => and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.id, id));
+
+  if (threshold !== null && oldest && receivedAt && ageMs > threshold * 1000) {
+    const facts = { endpoint, ageSeconds, thresholdSeconds: threshold, openCount: oldest.open_count, oldestReceivedAt: receivedAt, lastError: oldest.last_error };
+    if (!open) {
+      const id = newId("inc");
+      await ctx.db.insert(incidents).values({
+        id,
+        organizationId: ctx.organizationId,
+        endpointId: endpoint.id,
+        kind: "pending_age",
+        openedAt: now,
+        lastSeenAt: now,
+        thresholdSeconds: threshold,
+        peakAgeSeconds: ageSeconds,
+        lastError: oldest.last_error,
+      });
+      await notifyIncident({ ctx, input: { incidentId: id, endpoint, now, message: { kind: "pending_age_opened", openedAt: now, ...facts } } });
+      return;
+    }
+    await ctx.db
+      .update(incidents)
+      .set({
+        lastSeenAt: now,
+        peakAgeSeconds: Math.max(open.peakAgeSeconds ?? 0, ageSeconds),
+        thresholdSeconds: threshold,
+        lastError: oldest.last_error ?? open.lastError,
+        updatedAt: new Date(),
+      })
+      .where(scope(open.id));
+    const dueAt = open.lastNotifiedAt ? open.lastNotifiedAt.getTime() + ALERT_TIMING.reminderAfterMs : 0;
+    if (now.getTime() >= dueAt) {
+      const kind = open.lastNotifiedAt ? "pending_age_reminder" : "pending_age_opened";
+      await notifyIncident({ ctx, input: { incidentId: open.id, endpoint, now, message: { kind, openedAt: open.openedAt, ...facts } } });
+    }
+    return;
+  }
+
+  if (!open) return;
+  await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
+  // Alerting switched off while open: close the incident without a mail nobody asked for.
+  if (threshold === null) return;
+  await notifyIncident({
+    ctx,
+    input: {
+      incidentId: open.id,
+      endpoint,
+      now,
+      message: {
+        kind: "pending_age_resolved",
+        endpoint,
+        ageSeconds,
+        thresholdSeconds: threshold,
+        peakAgeSeconds: open.peakAgeSeconds ?? 0,
+        openedAt: open.openedAt,
+        resolvedAt: now,
+        lastError: open.lastError,
+      },
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { endpoints, incidents, type IncidentKind } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+
+export interface OpenIncidentView {
+  id: string;
+  kind: IncidentKind;
+  endpointId: string;
+  endpointName: string;
+  openedAt: Date;
+  lastSeenAt: Date;
+  thresholdSeconds: number | null;
+  peakAgeSeconds: number | null;
+  deadCount: number;
+  lastError: string | null;
+  lastNotifiedAt: Date | null;
+  notifyError: string | null;
+}
+
+/** The organization's open incidents, newest first. */
+export async function listOpenIncidents({ ctx }: { ctx: Ctx }): Promise<OpenIncidentView[]> {
+  return ctx.db
+    .select({
+      id: incidents.id,
+      kind: incidents.kind,
+      endpointId: incidents.endpointId,
+      endpointName: endpoints.name,
+      openedAt: incidents.openedAt,
+      lastSeenAt: incidents.lastSeenAt,
+      thresholdSeconds: incidents.thresholdSeconds,
+      peakAgeSeconds: incidents.peakAgeSeconds,
+      deadCount: incidents.deadCount,
+      lastError: incidents.lastError,
+      lastNotifiedAt: incidents.lastNotifiedAt,
+      notifyError: incidents.notifyError,
+    })
+    .from(incidents)
+    .innerJoin(endpoints, and(eq(endpoints.id, incidents.endpointId), eq(endpoints.organizationId, incidents.organizationId)))
+    .where(and(eq(incidents.organizationId, ctx.organizationId), isNull(incidents.resolvedAt)))
+    .orderBy(desc(incidents.openedAt), desc(incidents.id));
+}

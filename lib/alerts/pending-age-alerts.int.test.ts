@@ -1,0 +1,163 @@
+// Pending-age alerts end to end: the sweep (driven with `now`), the send-mail jobs run by graphile-worker
+// with the worker's own task list, and a real SMTP server on 127.0.0.1.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkAlerts } from "@/lib/alerts/check-alerts";
+import { listOpenIncidents } from "@/lib/alerts/list-open-incidents";
+import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
+import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
+import { useTestDatabase } from "@/test/db";
+import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs, setDeliveryStatus } from "./test-support";
+
+useTestDatabase();
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  process.env.SMTP_URL = smtp.url;
+  process.env.MAIL_FROM = "Inbox Alerts <alerts@inbox.test>";
+});
+
+afterAll(async () => {
+  delete process.env.SMTP_URL;
+  await smtp.close();
+});
+
+const mailsTo = (address: string | null) => smtp.received.filter((mail) => mail.to.includes(address ?? ""));
+
+async function sweep(now: Date) {
+  await checkAlerts({ input: { now } });
+  await runDueJobs();
+}
+
+describe("opens one incident and sends exactly one mail when the oldest pending delivery passes the threshold", () => {
+  it("names the endpoint, the age, the last error and links to its waiting deliveries; later checks send nothing", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 300, name: "Stripe production" });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(10)), lastError: "connect ECONNREFUSED 127.0.0.1:9" });
+    await insertDelivery({ ...ids(ctx, endpoint), status: "delivering", receivedAt: later(t0, -minutes(2)) });
+
+    await sweep(t0);
+    const [mail, ...others] = mailsTo(alertEmail);
+    expect(others).toHaveLength(0);
+    expect(mail!.from).toBe("alerts@inbox.test");
+    expect(mail!.subject).toContain("Stripe production");
+    expect(mail!.subject).toContain("10 min");
+    expect(mail!.text).toContain("Waiting (pending or delivering): 2");
+    expect(mail!.text).toContain("Last error: connect ECONNREFUSED 127.0.0.1:9");
+    expect(mail!.text).toContain(`http://inbox.test/deliveries?endpointId=${endpoint.id}&status=pending`);
+    expect(mail!.html).toContain(`href="http://inbox.test/deliveries?endpointId=${endpoint.id}&amp;status=pending"`);
+
+    const open = await listOpenIncidents({ ctx });
+    expect(open).toMatchObject([{ kind: "pending_age", endpointId: endpoint.id, endpointName: "Stripe production", peakAgeSeconds: 600, thresholdSeconds: 300 }]);
+
+    for (const offset of [minutes(1), minutes(2), minutes(5 * 60)]) await sweep(later(t0, offset));
+    expect(mailsTo(alertEmail)).toHaveLength(1);
+    const [incident] = await incidentsOf(endpoint.id, "pending_age");
+    expect(incident).toMatchObject({ resolvedAt: null, notificationCount: 1, peakAgeSeconds: 600 + 5 * 3600 });
+  });
+});
+
+describe("sends one recovery mail when the backlog drains below the threshold", () => {
+  it("resolves the incident, mails once, and stays quiet afterwards", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 60 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(3)), lastError: "HTTP 503" });
+    await sweep(t0);
+    await sweep(later(t0, minutes(1)));
+    expect(mailsTo(alertEmail)).toHaveLength(1);
+
+    await setDeliveryStatus(endpoint.id, "delivered");
+    await sweep(later(t0, minutes(2)));
+    await sweep(later(t0, minutes(3)));
+    const mails = mailsTo(alertEmail);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.subject).toMatch(/^\[Webhook Inbox\] Recovered: .* is below its 1 min threshold$/);
+    expect(mails[1]!.text).toContain("Oldest waiting now: nothing is waiting");
+    expect(mails[1]!.text).toContain("Worst age seen: 4 min");
+    const [incident] = await incidentsOf(endpoint.id, "pending_age");
+    expect(incident!.resolvedAt).toEqual(later(t0, minutes(2)));
+    expect(await listOpenIncidents({ ctx })).toEqual([]);
+  });
+
+  it("opens a new incident, with a new mail, when deliveries wait too long again", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 60 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(2)) });
+    await sweep(t0);
+    await setDeliveryStatus(endpoint.id, "delivered");
+    await sweep(later(t0, minutes(1)));
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, minutes(1)) });
+    await sweep(later(t0, minutes(3)));
+    expect(mailsTo(alertEmail).map((mail) => mail.subject.startsWith("[Webhook Inbox] Recovered"))).toEqual([false, true, false]);
+    expect((await incidentsOf(endpoint.id, "pending_age")).map((incident) => incident.resolvedAt === null)).toEqual([false, true]);
+  });
+});
+
+describe("reminds once after six hours while the incident stays open", () => {
+  it("sends a second mail at six hours and not before", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 300 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(6)) });
+    await sweep(t0);
+    await sweep(later(t0, minutes(6 * 60 - 1)));
+    expect(mailsTo(alertEmail)).toHaveLength(1);
+    await sweep(later(t0, minutes(6 * 60)));
+    await sweep(later(t0, minutes(6 * 60 + 1)));
+    const mails = mailsTo(alertEmail);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.subject).toContain("Still waiting: ");
+  });
+});
+
+describe("stays quiet while every open delivery is younger than the threshold", () => {
+  it("opens nothing and sends nothing", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 600 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(9)) });
+    await insertDelivery({ ...ids(ctx, endpoint), status: "dead", receivedAt: later(t0, -minutes(90)), updatedAt: later(t0, -minutes(80)) });
+    await insertDelivery({ ...ids(ctx, endpoint), status: "delivered", receivedAt: later(t0, -minutes(60)) });
+    await sweep(t0);
+    expect(await incidentsOf(endpoint.id, "pending_age")).toEqual([]);
+    expect(mailsTo(alertEmail)).toEqual([]);
+  });
+});
+
+describe("mails the organization's owners when the endpoint has no alertEmail", () => {
+  it("sends the alert to the owner's address", async () => {
+    const { endpoint, email, ctx } = await alertingEndpointFixture({ thresholdSeconds: 60, alertEmail: null });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(5)) });
+    await sweep(t0);
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+});
+
+describe("closes an open incident without mail when alerting is switched off", () => {
+  it("resolves it quietly", async () => {
+    const { endpoint, alertEmail, ctx } = await alertingEndpointFixture({ thresholdSeconds: 60 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(ctx, endpoint), status: "pending", receivedAt: later(t0, -minutes(5)) });
+    await sweep(t0);
+    await updateEndpoint({ ctx, input: { id: endpoint.id, changes: { alertPendingAgeSeconds: null, alertEmail: null } } });
+    await sweep(later(t0, minutes(1)));
+    expect(mailsTo(alertEmail)).toHaveLength(1);
+    const [incident] = await incidentsOf(endpoint.id, "pending_age");
+    expect(incident!.resolvedAt).toEqual(later(t0, minutes(1)));
+  });
+});
+
+describe("shows an organization only its own open incidents", () => {
+  it("lists nothing of another organization's incident", async () => {
+    const first = await alertingEndpointFixture({ thresholdSeconds: 60 });
+    const second = await alertingEndpointFixture({ thresholdSeconds: 60 });
+    const t0 = new Date();
+    await insertDelivery({ ...ids(first.ctx, first.endpoint), status: "pending", receivedAt: later(t0, -minutes(5)) });
+    await sweep(t0);
+    expect(await listOpenIncidents({ ctx: first.ctx })).toHaveLength(1);
+    expect(await listOpenIncidents({ ctx: second.ctx })).toEqual([]);
+  });
+});
+
+function ids(ctx: { organizationId: string }, endpoint: { id: string }) {
+  return { organizationId: ctx.organizationId, endpointId: endpoint.id };
+}

@@ -1,0 +1,77 @@
+// For alert tests: an organization with an alerting endpoint, deliveries inserted as rows (ingest and the
+// deliver task are not needed to put a backlog in place), and running queued jobs with the product's tasks.
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { runOnce } from "graphile-worker";
+import { getDb } from "@/db";
+import { deliveries, incidents, type DeliveryStatus } from "@/db/schema";
+import { taskList } from "@/jobs";
+import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { newId } from "@/lib/ids";
+import { quietGraphileLogger } from "@/lib/runtime/migrate";
+import { createOrganizationFixture } from "@/test/fixtures";
+
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+export async function alertingEndpointFixture(options: { thresholdSeconds?: number | null; alertEmail?: string | null; name?: string } = {}) {
+  const organization = await createOrganizationFixture();
+  const alertEmail = options.alertEmail === undefined ? `ops-${randomBytes(4).toString("hex")}@example.test` : options.alertEmail;
+  const endpoint = await createEndpoint({
+    ctx: organization.ctx,
+    input: {
+      name: options.name ?? "Stripe production",
+      provider: "none",
+      destinationUrl: "http://127.0.0.1:9/hook",
+      alertPendingAgeSeconds: options.thresholdSeconds === undefined ? 300 : options.thresholdSeconds,
+      alertEmail,
+    },
+  });
+  return { ...organization, endpoint, alertEmail };
+}
+
+export async function insertDelivery(input: {
+  organizationId: string;
+  endpointId: string;
+  status: DeliveryStatus;
+  receivedAt: Date;
+  updatedAt?: Date;
+  lastError?: string | null;
+}): Promise<string> {
+  const id = newId("dlv");
+  await getDb()
+    .insert(deliveries)
+    .values({
+      id,
+      organizationId: input.organizationId,
+      endpointId: input.endpointId,
+      externalId: `evt_${randomBytes(6).toString("hex")}`,
+      status: input.status,
+      headers: { "content-type": "application/json" },
+      body: Buffer.from("{}"),
+      sizeBytes: 2,
+      receivedAt: input.receivedAt,
+      updatedAt: input.updatedAt ?? input.receivedAt,
+      lastError: input.lastError ?? null,
+    });
+  return id;
+}
+
+export async function setDeliveryStatus(endpointId: string, status: DeliveryStatus): Promise<void> {
+  await getDb().update(deliveries).set({ status, updatedAt: new Date() }).where(eq(deliveries.endpointId, endpointId));
+}
+
+/** Runs every job that is due, with the worker's task list, then returns (graphile-worker's runOnce). */
+export async function runDueJobs(): Promise<void> {
+  await runOnce({ connectionString: process.env.DATABASE_URL!, taskList, logger: quietGraphileLogger });
+}
+
+export async function incidentsOf(endpointId: string, kind: "pending_age" | "dead_deliveries") {
+  return getDb()
+    .select()
+    .from(incidents)
+    .where(and(eq(incidents.endpointId, endpointId), eq(incidents.kind, kind)))
+    .orderBy(incidents.openedAt);
+}
+
+export const minutes = (n: number) => n * 60_000;
+export const later = (from: Date, ms: number) => new Date(from.getTime() + ms);

@@ -1,0 +1,34 @@
+import { mails } from "@/db/schema";
+import { enqueue } from "@/jobs/enqueue";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { sendMailJobSpec } from "./send-mail-job";
+
+export interface QueueMailInput {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  incidentId?: string | null;
+}
+
+/**
+ * Stores a mail and enqueues its send-mail job in the caller's transaction: the mail exists if and only if
+ * what caused it committed, and a failing SMTP server only delays it (the job retries with backoff).
+ */
+export async function queueMail({ ctx, input }: { ctx: Ctx; input: QueueMailInput }): Promise<{ id: string }> {
+  const id = newId("mail");
+  await withTransaction(ctx, async ({ db }) => {
+    await db.insert(mails).values({
+      id,
+      organizationId: ctx.organizationId,
+      incidentId: input.incidentId ?? null,
+      recipients: input.to,
+      subject: input.subject.replace(/[\r\n]+/g, " ").trim(),
+      textBody: input.text,
+      htmlBody: input.html,
+    });
+    await enqueue(db, [sendMailJobSpec({ organizationId: ctx.organizationId, mailId: id })]);
+  });
+  return { id };
+}
