@@ -18,7 +18,7 @@ async function signInWith(email: string, password: string): Promise<FormState> {
 }
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
-  return runFormAction(() => signInWith(field(form, "email"), field(form, "password")));
+  return runFormAction(() => signInWith(field(form, "email"), field(form, "password")), form);
 }
 
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
@@ -26,7 +26,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
     const email = field(form, "email");
     await createOrganizationWithOwner({ email, password: field(form, "password"), organizationName: field(form, "organizationName") });
     return signInWith(email, field(form, "password"));
-  });
+  }, form);
 }
 
 export async function signOutAction(): Promise<void> {

@@ -19,8 +19,8 @@ export function AuthForm({ mode, action }: Props) {
     <form action={formAction} className="space-y-4">
       <h1 className="text-xl font-semibold">{signup ? "Create your account" : "Sign in to Webhook Inbox"}</h1>
       {state.error ? <Alert>{state.error}</Alert> : null}
-      {signup ? <Field label="Organization name" name="organizationName" required autoComplete="organization" /> : null}
-      <Field label="Email" name="email" type="email" required autoComplete="email" />
+      {signup ? <Field label="Organization name" name="organizationName" required autoComplete="organization" defaultValue={state.values?.organizationName} /> : null}
+      <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={state.values?.email} />
       <Field
         label="Password"
         name="password"

@@ -14,6 +14,7 @@ type Action = (state: CreateEndpointState, form: FormData) => Promise<CreateEndp
 export function CreateEndpointForm({ action }: { action: Action }) {
   const [state, formAction, pending] = useActionState(action, {});
   const [provider, setProvider] = useState<string>("standard-webhooks");
+  const typed = (name: string) => state.values?.[name];
   if (state.ok && state.id) {
     return (
       <div className="space-y-4">
@@ -35,9 +36,9 @@ export function CreateEndpointForm({ action }: { action: Action }) {
   return (
     <form action={formAction} className="grid gap-4 sm:grid-cols-2">
       {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
-      <Field label="Name" name="name" required placeholder="Stripe payments" />
+      <Field label="Name" name="name" defaultValue={typed("name")} required placeholder="Stripe payments" />
       <SelectField label="Provider" name="provider" options={PROVIDERS} value={provider} onChange={(e) => setProvider(e.target.value)} />
-      <Field label="Destination URL" name="destinationUrl" type="url" required placeholder="https://api.example.com/webhooks" />
+      <Field label="Destination URL" name="destinationUrl" defaultValue={typed("destinationUrl")} type="url" required placeholder="https://api.example.com/webhooks" />
       <Field
         label="Signing secret"
         name="secret"
@@ -48,11 +49,11 @@ export function CreateEndpointForm({ action }: { action: Action }) {
       />
       {provider === "generic-hmac" ? (
         <>
-          <Field label="Signature header" name="hmacHeader" placeholder="x-signature" required />
-          <SelectField label="Algorithm" name="hmacAlgorithm" options={["sha256", "sha1"]} />
-          <SelectField label="Encoding" name="hmacEncoding" options={["hex", "base64"]} />
-          <Field label="Signature prefix" name="hmacPrefix" placeholder="sha256=" />
-          <Field label="Event id header" name="hmacIdHeader" placeholder="x-event-id" />
+          <Field label="Signature header" name="hmacHeader" defaultValue={typed("hmacHeader")} placeholder="x-signature" required />
+          <SelectField label="Algorithm" name="hmacAlgorithm" defaultValue={typed("hmacAlgorithm")} options={["sha256", "sha1"]} />
+          <SelectField label="Encoding" name="hmacEncoding" defaultValue={typed("hmacEncoding")} options={["hex", "base64"]} />
+          <Field label="Signature prefix" name="hmacPrefix" defaultValue={typed("hmacPrefix")} placeholder="sha256=" />
+          <Field label="Event id header" name="hmacIdHeader" defaultValue={typed("hmacIdHeader")} placeholder="x-event-id" />
         </>
       ) : null}
       {provider === "none" ? <div className="sm:col-span-2"><Alert tone="warning">Unsafe: anyone who knows the URL can send to this endpoint.</Alert></div> : null}

@@ -15,6 +15,8 @@ declare module "next-auth" {
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  // A wrong password is an expected answer, not a server error worth a stack trace.
+  logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || console.error("[auth]", error)) },
   session: { strategy: "jwt" },
   pages: { signIn: "/login" },
   providers: [

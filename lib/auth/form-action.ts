@@ -1,16 +1,28 @@
 import { isRedirectError } from "next/dist/client/components/redirect-error";
 import { DomainError } from "@/lib/errors";
 
-export type FormState<T = Record<string, unknown>> = { error?: string; ok?: boolean } & Partial<T>;
+export type FormState<T = Record<string, unknown>> = { error?: string; ok?: boolean; values?: Record<string, string> } & Partial<T>;
 
-/** Runs a form's work; domain errors become a message the form shows, redirects pass through. */
-export async function runFormAction<T>(work: () => Promise<FormState<T>>): Promise<FormState<T>> {
+const SECRET_FIELDS = /password|secret/i;
+
+/** What the person typed, minus secrets, so a refused form comes back filled in. */
+function typedValues(form?: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  form?.forEach((value, name) => {
+    if (typeof value === "string" && !SECRET_FIELDS.test(name) && !name.startsWith("$")) values[name] = value;
+  });
+  return values;
+}
+
+/** Runs a form's work; domain errors become a message the form shows (with what was typed), redirects pass through. */
+export async function runFormAction<T>(work: () => Promise<FormState<T>>, form?: FormData): Promise<FormState<T>> {
   try {
-    return await work();
+    const state = await work();
+    return state.error ? { ...state, values: typedValues(form) } : state;
   } catch (error) {
     if (isRedirectError(error)) throw error;
-    if (error instanceof DomainError) return { error: error.message } as FormState<T>;
+    if (error instanceof DomainError) return { error: error.message, values: typedValues(form) } as FormState<T>;
     console.error("[dashboard] action failed", error);
-    return { error: "Something went wrong on our side; nothing was changed." } as FormState<T>;
+    return { error: "Something went wrong on our side; nothing was changed.", values: typedValues(form) } as FormState<T>;
   }
 }

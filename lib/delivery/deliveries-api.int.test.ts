@@ -17,7 +17,7 @@ let orders: string;
 let refunds: string;
 const ids: Record<string, string> = {};
 
-async function send(endpointId: string, body: string | Buffer, eventId: string) {
+async function send(endpointId: string, body: string | Uint8Array<ArrayBuffer>, eventId: string) {
   const request = new Request(`http://inbox.test/in/${endpointId}`, { method: "POST", body, headers: { "webhook-id": eventId } });
   const response = await ingestRoute.POST(request, { params: Promise.resolve({ endpointId }) });
   const json = await response.json();
@@ -33,7 +33,7 @@ beforeAll(async () => {
   refunds = (await createEndpoint({ ctx: org.ctx, input: { name: "Refunds", provider: "none", destinationUrl: "http://127.0.0.1:9/" } })).id;
   for (let i = 0; i < 5; i++) await send(orders, JSON.stringify({ type: "order.created", n: i, note: i === 3 ? "needle-in-body" : "hay" }), `evt_order_${i}`);
   await send(refunds, JSON.stringify({ type: "refund.issued" }), "evt_refund_0");
-  await send(refunds, Buffer.from([0xff, 0xfe, 0x00, 0x01]), "evt_binary");
+  await send(refunds, new Uint8Array([0xff, 0xfe, 0x00, 0x01]), "evt_binary");
   await getSql()`update deliveries set status = 'dead', last_error = 'HTTP 400' where id = ${ids.evt_order_1!}`;
 });
 

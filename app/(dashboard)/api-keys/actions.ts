@@ -14,7 +14,7 @@ export async function createApiKeyAction(_: CreateApiKeyState, form: FormData): 
     const { apiKey } = await createApiKey({ ctx, input: { name: String(form.get("name") ?? "") } });
     revalidatePath("/api-keys");
     return { ok: true, apiKey };
-  });
+  }, form);
 }
 
 export async function revokeApiKeyAction(form: FormData): Promise<void> {

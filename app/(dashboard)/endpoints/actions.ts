@@ -14,5 +14,5 @@ export async function createEndpointAction(_: CreateEndpointState, form: FormDat
     const endpoint = await createEndpoint({ ctx, input: endpointInputFromForm(form) });
     revalidatePath("/endpoints");
     return { ok: true, id: endpoint.id, ingestUrl: endpoint.ingestUrl, secret: endpoint.secret };
-  });
+  }, form);
 }

@@ -1,0 +1,41 @@
+// The server Playwright tests run against: a fresh database on DATABASE_URL's server (or the
+// embedded one), then `npm start`'s own supervisor with it. SIGTERM stops the product and drops the database.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import postgres from "postgres";
+import { withDatabase } from "@/lib/runtime/database-url";
+import type { EmbeddedServer } from "@/lib/runtime/embedded-postgres";
+
+async function main() {
+  let embedded: EmbeddedServer | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    const { startEmbeddedPostgres } = await import("@/lib/runtime/embedded-postgres");
+    embedded = await startEmbeddedPostgres(path.resolve(".data/test-pg"), Number(process.env.TEST_PG_PORT ?? 54330));
+    adminUrl = embedded.adminUrl;
+  }
+  const database = `inbox_e2e_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${database}"`);
+
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/runtime/start.ts"], {
+    env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, database), AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("hex") },
+    stdio: "inherit",
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    child.kill("SIGTERM");
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+  await admin.unsafe(`drop database if exists "${database}" with (force)`).catch(() => {});
+  await admin.end();
+  await embedded?.stop();
+  process.exit(stopping ? 0 : code);
+}
+
+void main();

@@ -1,0 +1,35 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "e2e/artifacts/results",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL,
+    // Debian's Chromium: Playwright's own browser download cannot work here (STACK-NOTES #11).
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+    },
+    screenshot: "only-on-failure",
+    trace: "off",
+  },
+  webServer: {
+    // A fresh database and the real product (web + worker) for the run; see e2e/serve.ts.
+    command: `node --import tsx e2e/serve.ts`,
+    url: `${baseURL}/api/health`,
+    env: { PORT: String(port), APP_URL: baseURL, AUTH_URL: baseURL, INBOX_ALLOW_PRIVATE_DESTINATIONS: "true" },
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
+  },
+});
