@@ -55,7 +55,9 @@ export async function sendMail({ ctx, input }: { ctx: Ctx; input: { mailId: stri
       headers: { "X-Inbox-Mail-Id": mail.id },
     });
     const rejected = (info.rejected ?? []).map(String);
-    await record({ status: "sent", sentAt: new Date(), messageId: info.messageId ?? null, error: rejected.length ? `Rejected recipients: ${rejected.join(", ")}` : null });
+    // An earlier attempt's error stays on the mail: "sent after 2 attempts; the first got 451 …".
+    const partial = rejected.length ? { error: `Sent, but these recipients were rejected: ${rejected.join(", ")}` } : {};
+    await record({ status: "sent", sentAt: new Date(), messageId: info.messageId ?? null, ...partial });
     return { status: "sent", incidentId: mail.incidentId };
   } catch (error) {
     const message = describe(error);
