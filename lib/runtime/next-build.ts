@@ -1,6 +1,6 @@
 // Builds the Next.js app when its sources are newer than the last build (npm start, npm test).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** What the build is made from. Tests (*.test.ts) are not, so editing one does not force a rebuild. */
@@ -64,13 +64,45 @@ export function buildNext({ root = process.cwd(), env = process.env, onChild }: 
   });
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One build at a time per checkout: two `next build`s writing one .next destroy each other. */
+async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const lock = path.join(root, ".next-build.lock");
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch {
+      const holder = Number(readFileSync(lock, "utf8") || 0);
+      if (holder && !isAlive(holder)) rmSync(lock, { force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /** Builds when stale (or, with `onlyIfMissing`, when there is no build at all); logs as `[label]`. */
 export async function ensureNextBuild(label: string, options: BuildOptions & { onlyIfMissing?: boolean } = {}) {
   const root = options.root ?? process.cwd();
-  const needed = options.onlyIfMissing ? !existsSync(path.join(root, ".next", "BUILD_ID")) : isNextBuildStale(root);
-  if (!needed) return;
-  console.log(`[${label}] building the Next.js app…`);
-  const started = Date.now();
-  await buildNext(options);
-  console.log(`[${label}] built in ${Math.round((Date.now() - started) / 1000)} s`);
+  const needed = () => (options.onlyIfMissing ? !existsSync(path.join(root, ".next", "BUILD_ID")) : isNextBuildStale(root));
+  if (!needed()) return;
+  await withBuildLock(root, async () => {
+    if (!needed()) return; // another process built it while we waited
+    console.log(`[${label}] building the Next.js app…`);
+    const started = Date.now();
+    await buildNext(options);
+    console.log(`[${label}] built in ${Math.round((Date.now() - started) / 1000)} s`);
+  });
 }

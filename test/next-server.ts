@@ -1,0 +1,51 @@
+// Starts the production Next.js server (building it first when stale) for tests that need real HTTP.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { ensureNextBuild, nextBin } from "@/lib/runtime/next-build";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startNextServer(options: { databaseUrl: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<RunningServer> {
+  await ensureNextBuild("test");
+  const port = options.port ?? (await freePort());
+  const url = `http://localhost:${port}`;
+  const child = spawn(process.execPath, [nextBin(process.cwd()), "start", "-p", String(port)], {
+    env: { ...process.env, ...options.env, DATABASE_URL: options.databaseUrl, APP_URL: url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      await fetch(`${url}/api/health`);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error("next start did not answer within 60 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    child,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
