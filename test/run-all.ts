@@ -1,15 +1,11 @@
 // `npm test`: vitest (unit + integration), then Playwright, then one line of totals:
 // `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import postgres from "postgres";
 import { onTerminationSignal } from "@/lib/runtime/child-processes";
-import { withDatabase } from "@/lib/runtime/database-url";
 import type { EmbeddedServer } from "@/lib/runtime/embedded-postgres";
-import { migrateDatabase } from "@/lib/runtime/migrate";
 import { ensureNextBuild } from "@/lib/runtime/next-build";
 
 interface Totals {
@@ -66,32 +62,17 @@ async function runVitest(env: NodeJS.ProcessEnv) {
   if (code !== 0 && totals.failed === 0) suiteCrashed("vitest", `exit code ${code}`);
 }
 
-/** Playwright gets a fresh, migrated database of its own (DATABASE_URL); the server's admin URL stays available. */
+/** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
 async function runPlaywright(env: NodeJS.ProcessEnv) {
-  const adminUrl = env.DATABASE_URL!;
-  const name = `inbox_e2e_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database "${name}"`);
-    await migrateDatabase(withDatabase(adminUrl, name));
-    const report = path.join(tmp, "playwright.json");
-    const code = await run("npx", ["playwright", "test", "--reporter=list,json"], {
-      ...env,
-      DATABASE_URL: withDatabase(adminUrl, name),
-      TEST_ADMIN_DATABASE_URL: adminUrl,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-    });
-    const json = readJson(report);
-    if (!json?.stats) return suiteCrashed("playwright", `exit code ${code}, no report`);
-    const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = json.stats;
-    totals.passed += expected + flaky;
-    totals.failed += unexpected;
-    totals.skipped += skipped;
-    if (code !== 0 && unexpected === 0) suiteCrashed("playwright", `exit code ${code}: ${JSON.stringify(json.errors ?? [])}`);
-  } finally {
-    await admin.unsafe(`drop database if exists "${name}" with (force)`).catch(() => {});
-    await admin.end();
-  }
+  const report = path.join(tmp, "playwright.json");
+  const code = await run("npx", ["playwright", "test", "--reporter=list,json"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const json = readJson(report);
+  if (!json?.stats) return suiteCrashed("playwright", `exit code ${code}, no report`);
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = json.stats;
+  totals.passed += expected + flaky;
+  totals.failed += unexpected;
+  totals.skipped += skipped;
+  if (code !== 0 && unexpected === 0) suiteCrashed("playwright", `exit code ${code}: ${JSON.stringify(json.errors ?? [])}`);
 }
 
 async function cleanUp() {

@@ -1,4 +1,4 @@
-// Runs graphile-worker over a task list until SIGTERM/SIGINT, then drains and exits 0.
+// Runs graphile-worker over a task list (and crontab) until SIGTERM/SIGINT, then drains and exits 0.
 // jobs/worker.ts runs it with the real tasks; tests run it with test tasks added.
 import { EventEmitter } from "node:events";
 import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
