@@ -1,3 +1,4 @@
 // graphile-worker's crontab for the worker's run() (https://worker.graphile.org/docs/cron).
 // check-alerts: every minute, one attempt per tick (the next tick is the retry), no backfill after downtime.
-export const crontab = ["* * * * * check-alerts ?max=1"].join("\n");
+// rescue-deliveries: every minute, the safety net for deliveries that lost their job (lib/delivery).
+export const crontab = ["* * * * * check-alerts ?max=1", "* * * * * rescue-deliveries ?max=1"].join("\n");

@@ -18,18 +18,25 @@ export interface JobSpec {
 export type DeliverTrigger = "auto" | "replay";
 export interface DeliverPayload {
   deliveryId: string;
+  /** Lets the task take the endpoint's slot lock without a lookup; jobs enqueued before it was added lack it. */
+  endpointId?: string;
   trigger: DeliverTrigger;
 }
 
 /** Fresh deliveries run before replays, so a bulk replay never delays new traffic. */
 export const PRIORITY = { fresh: 0, replay: 10 } as const;
 
+/** The job_key of a delivery's pending attempt: at most one pending job per delivery. */
+export function deliverJobKey(deliveryId: string): string {
+  return `deliver:${deliveryId}`;
+}
+
 export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null }): JobSpec {
   return {
     identifier: "deliver",
-    payload: { deliveryId: input.deliveryId, trigger: input.trigger } satisfies DeliverPayload,
+    payload: { deliveryId: input.deliveryId, endpointId: input.endpointId, trigger: input.trigger } satisfies DeliverPayload,
     // One pending job per delivery: a replay replaces a scheduled retry instead of running beside it.
-    job_key: `deliver:${input.deliveryId}`,
+    job_key: deliverJobKey(input.deliveryId),
     run_at: input.runAt ? input.runAt.toISOString() : null,
     priority: input.trigger === "replay" ? PRIORITY.replay : PRIORITY.fresh,
     // Our task schedules its own retries; graphile-worker's only cover unexpected failures (database down).
@@ -51,4 +58,10 @@ export async function enqueue(db: DbOrTx, specs: JobSpec[]): Promise<void> {
 export async function enqueueRaw(sqlClient: postgres.Sql | postgres.TransactionSql, specs: JobSpec[]): Promise<void> {
   if (specs.length === 0) return;
   await sqlClient.unsafe(ADD_JOBS, [JSON.stringify(specs)]);
+}
+
+/** Removes the pending jobs with these keys, in the caller's transaction; a job already running is left to finish. */
+export async function removeJobs(db: DbOrTx, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.execute(sql`select graphile_worker.remove_job(key) from json_array_elements_text(${JSON.stringify(keys)}::text::json) as key`);
 }

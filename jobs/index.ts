@@ -1,9 +1,13 @@
 // Every task the worker runs, by identifier (= its file name in jobs/). A plain map: add a line per task.
 import type { TaskList } from "graphile-worker";
 import { checkAlertsTask } from "./check-alerts";
+import { deliverTask } from "./deliver";
+import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { sendMailTask } from "./send-mail";
 
 export const taskList: TaskList = {
   "check-alerts": checkAlertsTask,
+  deliver: deliverTask,
+  "rescue-deliveries": rescueDeliveriesTask,
   "send-mail": sendMailTask,
 };

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import type { Provider } from "@/lib/signatures/types";
@@ -35,5 +36,6 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
     .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)))
     .returning();
   forgetEndpoint(current.id);
+  if (current.paused && row!.paused === false) await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
   return presentEndpoint(row!);
 }

@@ -1,0 +1,9 @@
+// rescue-deliveries: every minute (jobs/crontab.ts), gives a job back to deliveries that lost theirs
+// (lib/delivery/rescue-deliveries.ts). Normally it finds nothing.
+import type { Task } from "graphile-worker";
+import { rescueDeliveries } from "@/lib/delivery/rescue-deliveries";
+
+export const rescueDeliveriesTask: Task = async () => {
+  const { lapsed, woken } = await rescueDeliveries();
+  if (lapsed + woken > 0) console.log(`[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${woken} parked deliveries woken`);
+};

@@ -1,0 +1,39 @@
+// What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
+// received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
+import { and, count, eq, lte, ne, type SQL } from "drizzle-orm";
+import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { NotFoundError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation";
+import { DeliveryFilter, deliveryFilterWhere } from "./delivery-filter";
+
+/** Strict: a misspelt field must not silently widen a bulk action to every delivery. */
+export const BulkFilter = DeliveryFilter.strict();
+
+/** Rows per transaction: each chunk's changes and its jobs commit together. */
+export const BULK_CHUNK = 1000;
+
+export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatus: DeliveryStatus): Promise<SQL> {
+  const filter = parseInput(BulkFilter, rawFilter ?? {});
+  if (filter.endpointId) {
+    const [endpoint] = await ctx.db
+      .select({ id: endpoints.id })
+      .from(endpoints)
+      .where(and(eq(endpoints.id, filter.endpointId), eq(endpoints.organizationId, ctx.organizationId)));
+    if (!endpoint) throw new NotFoundError("Endpoint");
+  }
+  return and(deliveryFilterWhere(ctx.organizationId, filter), ne(deliveries.status, skipStatus), lte(deliveries.receivedAt, new Date()))!;
+}
+
+export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(deliveries).where(where);
+  return row?.n ?? 0;
+}
+
+/** The ids selected, in chunks of BULK_CHUNK. */
+export async function selectionChunks(ctx: Ctx, where: SQL): Promise<string[][]> {
+  const rows = await ctx.db.select({ id: deliveries.id }).from(deliveries).where(where);
+  const chunks: string[][] = [];
+  for (let i = 0; i < rows.length; i += BULK_CHUNK) chunks.push(rows.slice(i, i + BULK_CHUNK).map((row) => row.id));
+  return chunks;
+}

@@ -1,0 +1,30 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { deliveries } from "@/db/schema";
+import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { buriedState } from "./buried-state";
+import { bulkSelection, countSelection, selectionChunks } from "./bulk-selection";
+
+/**
+ * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
+ * received before now) that is not dead yet, cancelling their scheduled attempts; each chunk's
+ * rows and job removals commit together. `dryRun` only counts.
+ */
+export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
+  const where = await bulkSelection(ctx, input.filter, "dead");
+  if (input.dryRun) return { count: await countSelection(ctx, where) };
+  let buried = 0;
+  for (const ids of await selectionChunks(ctx, where)) {
+    buried += await withTransaction(ctx, async (tx) => {
+      const rows = await tx.db
+        .update(deliveries)
+        .set(buriedState())
+        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "dead")))
+        .returning({ id: deliveries.id });
+      await removeJobs(tx.db, rows.map((row) => deliverJobKey(row.id)));
+      return rows.length;
+    });
+  }
+  console.log(`[deliveries] bulk bury of ${buried} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
+  return { count: buried };
+}

@@ -1,0 +1,34 @@
+import { and, eq, ne } from "drizzle-orm";
+import { deliveries } from "@/db/schema";
+import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { NotFoundError } from "@/lib/errors";
+import { buriedState } from "./buried-state";
+import { logDelivery } from "./log-delivery";
+
+/**
+ * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept
+ * and can be replayed. Burying a dead delivery changes nothing. An attempt already in flight
+ * finishes and is recorded; if the destination accepts it, the delivery ends `delivered`.
+ */
+export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ id: string; status: "dead" }> {
+  const buried = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .update(deliveries)
+      .set(buriedState())
+      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "dead")))
+      .returning({ id: deliveries.id });
+    if (row) {
+      await removeJobs(tx.db, [deliverJobKey(row.id)]);
+      return true;
+    }
+    const [existing] = await tx.db
+      .select({ id: deliveries.id })
+      .from(deliveries)
+      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)));
+    if (!existing) throw new NotFoundError("Delivery");
+    return false;
+  });
+  if (buried) logDelivery(input.id, `buried on request (${ctx.actor.type})`);
+  return { id: input.id, status: "dead" };
+}

@@ -1,0 +1,138 @@
+// Fixtures for delivery tests: stored deliveries (row + job in one transaction, as ingest does),
+// a real local destination server, and an in-process graphile-worker running the real tasks.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { run, type Runner, type TaskList } from "graphile-worker";
+import { getDb } from "@/db";
+import { deliveries } from "@/db/schema";
+import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
+import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import type { Ctx } from "@/lib/context";
+import { newId } from "@/lib/ids";
+import { quietGraphileLogger } from "@/lib/runtime/migrate";
+
+/** An endpoint of ctx's organization pointing at `destinationUrl` (provider `none`). */
+export async function createEndpointFixture(ctx: Ctx, destinationUrl: string, settings: Record<string, unknown> = {}) {
+  return createEndpoint({ ctx, input: { name: `ep-${randomBytes(3).toString("hex")}`, provider: "none", destinationUrl, ...settings } });
+}
+
+export interface DeliveryFixtureInput {
+  ctx: Ctx;
+  endpointId: string;
+  body?: Buffer | string;
+  headers?: Record<string, string>;
+  eventType?: string | null;
+  externalId?: string;
+  receivedAt?: Date;
+  status?: "pending" | "delivered" | "dead";
+  /** Enqueue its `deliver` job in the same transaction (default true, like ingest). */
+  enqueue?: boolean;
+}
+
+/** A stored delivery, inserted with its job in one transaction, the way ingest stores one. */
+export async function createDeliveryFixture(input: DeliveryFixtureInput): Promise<{ id: string; body: Buffer }> {
+  const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body ?? JSON.stringify({ type: input.eventType ?? "test.event", n: randomBytes(4).toString("hex") }));
+  const id = newId("dlv");
+  await getDb().transaction(async (tx) => {
+    await tx.insert(deliveries).values({
+      id,
+      organizationId: input.ctx.organizationId,
+      endpointId: input.endpointId,
+      externalId: input.externalId ?? `evt_${randomBytes(8).toString("hex")}`,
+      eventType: input.eventType === undefined ? "test.event" : input.eventType,
+      status: input.status ?? "pending",
+      headers: input.headers ?? { "content-type": "application/json" },
+      body,
+      sizeBytes: body.length,
+      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
+    });
+    if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, endpointId: input.endpointId, trigger: "auto" })]);
+  });
+  return { id, body };
+}
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  receivedAt: number;
+}
+
+export type DestinationHandler = (request: ReceivedRequest, response: http.ServerResponse, index: number) => void | Promise<void>;
+
+export interface Destination {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  /** Requests being answered right now, and the most there ever were at once. */
+  inFlight: () => number;
+  maxInFlight: () => number;
+  setHandler(handler: DestinationHandler): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on 127.0.0.1 (port 0) that records every request; answers 200 unless told otherwise. */
+export async function startDestination(handler: DestinationHandler = (_r, res) => void res.end("ok")): Promise<Destination> {
+  let current = handler;
+  const requests: ReceivedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server = http.createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on("close", () => inFlight--);
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks), receivedAt: Date.now() };
+      const index = requests.push(received) - 1;
+      Promise.resolve(current(received, res, index)).catch((error) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    requests,
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
+    setHandler: (next) => (current = next),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** graphile-worker in this process, running the given tasks with the production batching options. */
+export async function startTestWorker(taskList: TaskList, options: { concurrency?: number } = {}): Promise<Runner> {
+  const concurrency = options.concurrency ?? 10;
+  return run({
+    connectionString: process.env.DATABASE_URL!,
+    taskList,
+    concurrency,
+    maxPoolSize: concurrency + 2,
+    pollInterval: 200,
+    noHandleSignals: true,
+    logger: quietGraphileLogger,
+    preset: { worker: { localQueue: { size: 50 }, completeJobBatchDelay: 1, failJobBatchDelay: 1 } },
+  });
+}
+
+/** Polls `probe` until it returns something truthy (or throws after `timeoutMs`). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
