@@ -1,6 +1,7 @@
 // Dead-delivery alerts: same incident model, at most one mail per endpoint per hour, counted from a watermark.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
+import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
 import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs } from "./test-support";
@@ -95,6 +96,17 @@ describe("sends no dead-delivery mail for an endpoint without alert settings", (
     const t0 = new Date();
     await insertDelivery({ organizationId, endpointId: endpoint.id, status: "dead", receivedAt: t0, updatedAt: later(t0, -minutes(2)) });
     await sweep(t0);
+    expect(await incidentsOf(endpoint.id, "dead_deliveries")).toEqual([]);
+  });
+});
+
+describe("does not alert on deliveries a person buried", () => {
+  it("opens nothing for a bury made through the product", async () => {
+    const { endpoint, organizationId, ctx } = await alertingEndpointFixture({ thresholdSeconds: null });
+    const t0 = new Date();
+    const id = await insertDelivery({ organizationId, endpointId: endpoint.id, status: "pending", receivedAt: later(t0, -minutes(3)), lastError: "HTTP 500" });
+    await buryDelivery({ ctx, input: { id } });
+    await sweep(later(t0, minutes(2)));
     expect(await incidentsOf(endpoint.id, "dead_deliveries")).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { notifyIncident } from "./notify-incident";
  * endpoint's alert lock). Counts the deliveries that went dead since the incident's watermark
  * (`counted_until`); mails at most once an hour how many went dead and the last error; resolves quietly once
  * nothing has gone dead for an hour and every dead delivery counted has been named in a mail.
- * Applies to endpoints that opted into alerts (alertPendingAgeSeconds or alertEmail set).
+ * Applies to endpoints that opted into alerts (alertPendingAgeSeconds or alertEmail set); buried deliveries do not count.
  */
 export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: { endpoint: AlertEndpoint; now: Date } }): Promise<void> {
   const { endpoint, now } = input;
@@ -32,13 +32,15 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
     since = new Date(Math.max(floor, previous?.countedUntil ? new Date(previous.countedUntil).getTime() : floor));
   }
   const until = new Date(Math.max(since.getTime(), now.getTime() - ALERT_TIMING.deadSettleMs));
-  // status is literal so the planner can use the partial index deliveries_endpoint_dead_idx.
+  // status is literal so the planner can use the partial index deliveries_endpoint_dead_idx. Deliveries a
+  // person buried (lib/delivery/buried-state.ts writes that last_error) are their decision, not an alert.
   const [counted] = await ctx.db.execute<{ count: number; last_error: string | null }>(sql`
     select count(*)::int as count,
       (array_agg(last_error order by updated_at desc) filter (where last_error is not null))[1] as last_error
     from deliveries
     where organization_id = ${ctx.organizationId} and endpoint_id = ${endpoint.id} and status = 'dead'
-      and updated_at > ${since.toISOString()}::timestamptz and updated_at <= ${until.toISOString()}::timestamptz`);
+      and updated_at > ${since.toISOString()}::timestamptz and updated_at <= ${until.toISOString()}::timestamptz
+      and (last_error is null or last_error not like 'buried on request%')`);
   const fresh = counted?.count ?? 0;
   const lastError = counted?.last_error ?? null;
 
