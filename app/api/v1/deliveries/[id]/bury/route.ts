@@ -1,0 +1,7 @@
+// POST /api/v1/deliveries/:id/bury — move one delivery to dead and cancel its scheduled attempt
+import { buryDelivery } from "@/lib/delivery/bury-delivery";
+import { apiRoute } from "@/lib/http/api-route";
+
+export const POST = apiRoute<{ id: string }>(async ({ ctx, params }) =>
+  Response.json(await buryDelivery({ ctx, input: { id: params.id } })),
+);
