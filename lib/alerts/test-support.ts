@@ -13,7 +13,9 @@ import { createOrganizationFixture } from "@/test/fixtures";
 
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 
-export async function alertingEndpointFixture(options: { thresholdSeconds?: number | null; alertEmail?: string | null; name?: string } = {}) {
+export async function alertingEndpointFixture(
+  options: { thresholdSeconds?: number | null; alertEmail?: string | null; name?: string; settings?: Record<string, unknown> } = {},
+) {
   const organization = await createOrganizationFixture();
   const alertEmail = options.alertEmail === undefined ? `ops-${randomBytes(4).toString("hex")}@example.test` : options.alertEmail;
   const endpoint = await createEndpoint({
@@ -24,6 +26,7 @@ export async function alertingEndpointFixture(options: { thresholdSeconds?: numb
       destinationUrl: "http://127.0.0.1:9/hook",
       alertPendingAgeSeconds: options.thresholdSeconds === undefined ? 300 : options.thresholdSeconds,
       alertEmail,
+      ...options.settings,
     },
   });
   return { ...organization, endpoint, alertEmail };

@@ -11,6 +11,7 @@ import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/lib/alerts/test-support";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 import { useTestDatabase } from "@/test/db";
+import { until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { listMails } from "./list-mails";
 import { queueMail } from "./queue-mail";
@@ -32,16 +33,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const mailRow = async (id: string) => (await getDb().select().from(mails).where(eq(mails.id, id)))[0]!;
 const message = { subject: "Hello", text: "Plain words", html: "<p>Plain words</p>" };
