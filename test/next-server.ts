@@ -20,7 +20,7 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startNextServer(options: { databaseUrl: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<RunningServer> {
+export async function startNextServer(options: { databaseUrl: string; port?: number; env?: Record<string, string | undefined> }): Promise<RunningServer> {
   await ensureNextBuild("test");
   const port = options.port ?? (await freePort());
   const url = `http://localhost:${port}`;

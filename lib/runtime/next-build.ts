@@ -11,6 +11,7 @@ const SOURCE_FILES = [
   "next.config.js",
   "package.json",
   "tsconfig.json",
+  "tsconfig.build.json",
   "postcss.config.mjs",
   "middleware.ts",
   "proxy.ts",

@@ -1,0 +1,42 @@
+// The naive comparison: bare node:http, verify with standardwebhooks, then one transaction per
+// request with its own add_job. What ingest would be without Next.js and without group commit.
+import { createServer } from "node:http";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { Webhook } from "standardwebhooks";
+
+export function startNaiveServer(options: { databaseUrl: string; port: number; endpointId: string; organizationId: string; secret: string }) {
+  const sql = postgres(options.databaseUrl, { max: 10, onnotice: () => {} });
+  const webhook = new Webhook(options.secret);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", async () => {
+      const body = Buffer.concat(chunks);
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      try {
+        webhook.verify(body.toString("utf8"), headers);
+      } catch {
+        res.writeHead(401).end();
+        return;
+      }
+      const id = `dlv_${randomBytes(16).toString("hex")}`;
+      try {
+        await sql.begin(async (tx) => {
+          const inserted = await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes)
+            values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${sql.json(headers)}, ${body}, ${body.length})
+            on conflict (endpoint_id, external_id) do nothing returning id`;
+          if (inserted.length) await tx`select graphile_worker.add_job('deliver', json_build_object('deliveryId', ${id}::text, 'trigger', 'auto'))`;
+        });
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id, duplicate: false }));
+      } catch {
+        res.writeHead(503).end();
+      }
+    });
+  });
+  return new Promise<{ close: () => Promise<void> }>((resolve) =>
+    server.listen(options.port, "127.0.0.1", () =>
+      resolve({ close: async () => { server.close(); await sql.end(); } }),
+    ),
+  );
+}
