@@ -8,7 +8,13 @@ import { MailSendError, sendMail } from "@/lib/mail/send-mail";
 import { SendMailPayload } from "@/lib/mail/send-mail-job";
 
 export const sendMailTask: Task = async (payload, helpers) => {
-  const { organizationId, mailId } = SendMailPayload.parse(payload);
+  const parsed = SendMailPayload.safeParse(payload);
+  if (!parsed.success) {
+    // Retrying cannot fix a payload; say so once and drop the job.
+    console.error(`[send-mail] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    return;
+  }
+  const { organizationId, mailId } = parsed.data;
   const ctx = createCtx(organizationId, { type: "system" });
   try {
     const { incidentId } = await sendMail({ ctx, input: { mailId, finalAttempt: helpers.job.attempts >= helpers.job.max_attempts } });
