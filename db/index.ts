@@ -50,10 +50,33 @@ export function getSql(): postgres.Sql {
   return clients().sql;
 }
 
+const ingestHolder = globalThis as unknown as { __inboxIngestSql?: { url: string; sql: postgres.Sql } };
+
+/**
+ * The ingest path's own small pool: every statement on it is cut off by the server after
+ * `statementTimeoutMs`, so a request answered 503 cannot commit later (lib/ingest/group-commit.ts).
+ */
+export function getIngestSql(options: { max: number; statementTimeoutMs: number }): postgres.Sql {
+  const url = databaseUrl();
+  if (ingestHolder.__inboxIngestSql?.url !== url) {
+    const sql = postgres(url, {
+      max: options.max,
+      onnotice: () => {},
+      connect_timeout: 1,
+      connection: { statement_timeout: options.statementTimeoutMs },
+    });
+    ingestHolder.__inboxIngestSql = { url, sql };
+  }
+  return ingestHolder.__inboxIngestSql.sql;
+}
+
 /** Closes the pools (worker shutdown, tests). */
 export async function closeDb(): Promise<void> {
   const current = holder.__inboxClients;
+  const ingest = ingestHolder.__inboxIngestSql;
   holder.__inboxClients = undefined;
+  ingestHolder.__inboxIngestSql = undefined;
+  await ingest?.sql.end({ timeout: 5 });
   if (current) await Promise.all([current.dbClient.end({ timeout: 5 }), current.sql.end({ timeout: 5 })]);
 }
 

@@ -1,10 +1,11 @@
-// Group commit: deliveries that arrive together are inserted in one transaction with one add_jobs
-// call, and each request is answered only after that commit. Every add_job NOTIFYs, and Postgres
-// serialises notifying commits on one lock (STACK-NOTES #5), so one commit per batch is what lets
-// durable ingest keep up with Next.js itself.
+// Group commit: deliveries that arrive together are stored by ONE statement — insert the rows,
+// add their jobs with one add_jobs call — and each request is answered only after it commits.
+// Every add_job NOTIFYs and Postgres serialises notifying commits on one lock (STACK-NOTES #5), so
+// one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
+// round trip, which matters because the web server's event loop is busy with HTTP.
 import type postgres from "postgres";
 import { StoreUnavailableError } from "@/lib/errors";
-import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
+import { deliverJobSpec } from "@/jobs/enqueue";
 
 export interface NewDelivery {
   id: string;
@@ -28,22 +29,35 @@ interface Waiting {
 }
 
 export interface GroupCommitOptions {
-  /** How long a request may wait for its commit before it is answered 503 (and its batch rolled back). */
+  /** How long a request may wait for its commit before it is answered 503. */
   timeoutMs: number;
+  /** The server cuts every ingest statement off after this long (set on the pool's connections). */
+  statementTimeoutMs: number;
   maxBatch: number;
   /** Batches in flight at once; each holds one pooled connection. */
   maxConcurrent: number;
 }
 
-const INSERT = `
-  insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip)
-  select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'),
-         i.size_bytes, i.source_ip
-  from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
-       event_type text, headers jsonb, body text, size_bytes int, source_ip text)
-  where exists (select 1 from endpoints e where e.id = i.endpoint_id)
-  on conflict (endpoint_id, external_id) do nothing
-  returning id`;
+/** The pool may have to connect first (connect_timeout is 1 s). */
+const CONNECT_ALLOWANCE_MS = 1_000;
+
+const STORE = `
+  with inserted as (
+    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip)
+    select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'),
+           i.size_bytes, i.source_ip
+    from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
+         event_type text, headers jsonb, body text, size_bytes int, source_ip text)
+    where exists (select 1 from endpoints e where e.id = i.endpoint_id)
+    on conflict (endpoint_id, external_id) do nothing
+    returning id
+  ), enqueued as (
+    select graphile_worker.add_jobs(array(
+      select json_populate_record(null::graphile_worker.job_spec, s.spec)
+      from json_array_elements($2::text::json) as s(spec)
+      join inserted on inserted.id = s.spec -> 'payload' ->> 'deliveryId')) as jobs
+  )
+  select inserted.id from inserted, (select count(*) from enqueued) as forced`;
 
 const FIND_EXISTING = `
   select d.id, d.endpoint_id, d.external_id
@@ -70,54 +84,42 @@ export class GroupCommitter {
     while (this.queue.length > 0 && this.inFlight < this.options.maxConcurrent) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
-      void this.commit(batch).finally(() => {
+      void this.commit(batch).then(
+        (results) => batch.forEach((waiting, i) => waiting.resolve(results[i]!)),
+        (error: Error) => {
+          console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${error.message}`);
+          const answer = error instanceof StoreUnavailableError ? error : new StoreUnavailableError();
+          batch.forEach((waiting) => waiting.reject(answer));
+        },
+      ).finally(() => {
         this.inFlight--;
         this.pump();
       });
     }
   }
 
-  private async commit(batch: Waiting[]): Promise<void> {
+  private async commit(batch: Waiting[]): Promise<StoreResult[]> {
     const deadline = Math.min(...batch.map((w) => w.deadline));
-    const timer = setTimeout(() => fail(new StoreUnavailableError("The delivery could not be stored in time; nothing was kept. Retry later.")), Math.max(0, deadline - Date.now()));
-    let settled = false;
-    const fail = (error: Error) => {
-      if (settled) return;
-      settled = true;
-      for (const waiting of batch) waiting.reject(error);
-    };
-    try {
-      const results = await this.sql().begin(async (tx) => {
-        // The database gives up before we do, so a request answered 503 never commits later.
-        await tx.unsafe(`set local statement_timeout = ${Math.max(1, deadline - Date.now())}`);
-        const rows = batch.map(({ delivery: d }) => ({
-          id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, external_id: d.externalId,
-          event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length,
-          source_ip: d.sourceIp,
-        }));
-        const inserted = new Set((await tx.unsafe(INSERT, [JSON.stringify(rows)])).map((r) => r.id as string));
-        await enqueueRaw(tx, batch.filter((w) => inserted.has(w.delivery.id)).map(({ delivery: d }) =>
-          deliverJobSpec({ deliveryId: d.id, endpointId: d.endpointId, trigger: "auto" })));
-        const existing = new Map<string, string>();
-        if (inserted.size < batch.length) {
-          const keys = batch.filter((w) => !inserted.has(w.delivery.id)).map(({ delivery: d }) => ({ endpoint_id: d.endpointId, external_id: d.externalId }));
-          for (const row of await tx.unsafe(FIND_EXISTING, [JSON.stringify(keys)])) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
-        }
-        if (settled || Date.now() >= deadline) throw new StoreUnavailableError();
-        return batch.map(({ delivery: d }): StoreResult => {
-          if (inserted.has(d.id)) return { id: d.id, duplicate: false };
-          const id = existing.get(`${d.endpointId}\n${d.externalId}`);
-          return id ? { id, duplicate: true } : null;
-        });
-      });
-      if (settled) return;
-      settled = true;
-      batch.forEach((waiting, i) => waiting.resolve(results[i]!));
-    } catch (error) {
-      if (!settled) console.error(`[ingest] store failed for deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${(error as Error).message}`);
-      fail(error instanceof StoreUnavailableError ? error : new StoreUnavailableError());
-    } finally {
-      clearTimeout(timer);
+    // Send only if the statement is sure to end (commit or be cut off) before anyone is answered 503.
+    if (deadline - Date.now() < this.options.statementTimeoutMs + CONNECT_ALLOWANCE_MS) {
+      throw new StoreUnavailableError("The delivery could not be stored in time; nothing was kept. Retry later.");
     }
+    const rows = batch.map(({ delivery: d }) => ({
+      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, external_id: d.externalId,
+      event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
+    }));
+    const jobs = batch.map(({ delivery: d }) => deliverJobSpec({ deliveryId: d.id, endpointId: d.endpointId, trigger: "auto" }));
+    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id as string));
+    const existing = new Map<string, string>();
+    if (inserted.size < batch.length) {
+      // Committed by now, and read in a new snapshot: sees rows that concurrent batches committed too.
+      const keys = batch.filter((w) => !inserted.has(w.delivery.id)).map(({ delivery: d }) => ({ endpoint_id: d.endpointId, external_id: d.externalId }));
+      for (const row of await this.sql().unsafe(FIND_EXISTING, [JSON.stringify(keys)])) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
+    }
+    return batch.map(({ delivery: d }): StoreResult => {
+      if (inserted.has(d.id)) return { id: d.id, duplicate: false };
+      const id = existing.get(`${d.endpointId}\n${d.externalId}`);
+      return id ? { id, duplicate: true } : null;
+    });
   }
 }

@@ -1,7 +1,7 @@
 // POST /in/:endpointId, step by step: find the endpoint → read the raw body (bounded) → verify the
 // signature over those exact bytes → store + enqueue in one transaction (group commit) → answer.
 // Nothing is stored before verification; the 200 goes out only after the commit.
-import { getSql } from "@/db";
+import { getIngestSql } from "@/db";
 import { NotFoundError, SignatureError, StoreUnavailableError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
@@ -16,11 +16,11 @@ export type IngestOutcome =
 
 const holder = globalThis as unknown as { __inboxCommitter?: GroupCommitter };
 function committer(): GroupCommitter {
-  holder.__inboxCommitter ??= new GroupCommitter(getSql, {
-    timeoutMs: Number(process.env.INGEST_STORE_TIMEOUT_MS ?? 8_000),
-    maxBatch: 500,
-    maxConcurrent: Number(process.env.INGEST_COMMIT_CONCURRENCY ?? 4),
-  });
+  if (!holder.__inboxCommitter) {
+    const timeoutMs = Number(process.env.INGEST_STORE_TIMEOUT_MS ?? 8_000);
+    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent: Number(process.env.INGEST_COMMIT_CONCURRENCY ?? 4) };
+    holder.__inboxCommitter = new GroupCommitter(() => getIngestSql({ max: options.maxConcurrent, statementTimeoutMs: options.statementTimeoutMs }), options);
+  }
   return holder.__inboxCommitter;
 }
 

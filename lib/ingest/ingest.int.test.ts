@@ -11,7 +11,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 
 const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-process.env.INGEST_STORE_TIMEOUT_MS = "1500";
+process.env.INGEST_STORE_TIMEOUT_MS = "3000";
 
 let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
 let endpointId: string;
