@@ -38,7 +38,9 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     taskList,
     crontab: options.crontab,
     concurrency,
-    maxPoolSize: concurrency,
+    // One connection more than jobs in flight: graphile-worker's LISTEN client holds one for good,
+    // and with concurrency 1 the only connection would be gone (the cron never registered).
+    maxPoolSize: concurrency + 2,
     noHandleSignals: true,
     logger: quietGraphileLogger,
     events,
