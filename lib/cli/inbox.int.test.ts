@@ -1,4 +1,8 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { useTestDatabase } from "@/test/db";
@@ -6,8 +10,12 @@ import { useTestDatabase } from "@/test/db";
 const database = useTestDatabase();
 
 function inbox(...args: string[]) {
+  return inboxWith({ DATABASE_URL: database.url() }, ...args);
+}
+
+function inboxWith(env: NodeJS.ProcessEnv, ...args: string[]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/inbox.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: database.url() },
+    env: { ...process.env, ...env },
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -54,5 +62,30 @@ describe("the inbox CLI", () => {
     const again = inbox("org:create", "--name", "B", "--email", "taken@example.test", "--password", "a-long-cli-password");
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists/);
+  });
+});
+
+describe("the inbox CLI without DATABASE_URL", () => {
+  const listening = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => resolve(true)).on("error", () => resolve(false));
+      socket.unref();
+    });
+
+  it("uses the embedded PostgreSQL that npm start uses, and leaves it stopped", { timeout: 120_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "inbox-cli-"));
+    const env = { DATABASE_URL: "", INBOX_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 1000)) };
+    try {
+      const created = inboxWith(env, "org:create", "--name", "Embedded", "--email", "embedded@example.test", "--password", "a-long-cli-password");
+      expect(created.code, created.stderr).toBe(0);
+      const { organizationId } = JSON.parse(created.stdout);
+      const key = inboxWith(env, "apikey:create", "--org", organizationId);
+      expect(key.code, key.stderr).toBe(0);
+      expect(JSON.parse(key.stdout).apiKey).toMatch(/^inbox_sk_/);
+      expect(existsSync(path.join(dataDir, "auth-secret"))).toBe(true);
+      expect(await listening(Number(env.EMBEDDED_PG_PORT))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

