@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { useTestDatabase } from "@/test/db";
+import { freePort } from "@/test/next-server";
 
 const database = useTestDatabase();
 
@@ -74,7 +75,8 @@ describe("the inbox CLI without DATABASE_URL", () => {
 
   it("uses the embedded PostgreSQL that npm start uses, and leaves it stopped", { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "inbox-cli-"));
-    const env = { DATABASE_URL: "", INBOX_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 1000)) };
+    chmodSync(dataDir, 0o755); // PostgreSQL runs as the postgres user when we are root
+    const env = { DATABASE_URL: "", INBOX_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
     try {
       const created = inboxWith(env, "org:create", "--name", "Embedded", "--email", "embedded@example.test", "--password", "a-long-cli-password");
       expect(created.code, created.stderr).toBe(0);
