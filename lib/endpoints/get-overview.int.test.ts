@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db";
+import { deliveries, type DeliveryStatus } from "@/db/schema";
+import { newId } from "@/lib/ids";
+import { useTestDatabase } from "@/test/db";
+import { createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { getOverview } from "./get-overview";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+const NOW = new Date("2026-11-30T12:00:00.000Z");
+const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
+
+async function insert(organizationId: string, endpointId: string, status: DeliveryStatus, receivedAt: Date, attemptCount = 0) {
+  await getDb().insert(deliveries).values({
+    id: newId("dlv"), organizationId, endpointId, externalId: `evt_${randomBytes(6).toString("hex")}`, status,
+    headers: {}, body: Buffer.from("{}"), sizeBytes: 2, receivedAt, attemptCount,
+  });
+}
+
+describe("the overview counts each endpoint's backlog and last 24 hours", () => {
+  it("reports pending, the oldest pending age over the threshold, hourly buckets and the success rate", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Orders", alertPendingAgeSeconds: 600 });
+    const id = endpoint.id;
+    await insert(org.organizationId, id, "pending", ago(900), 1); // 15 min old, failed once
+    await insert(org.organizationId, id, "delivering", ago(120), 0);
+    await insert(org.organizationId, id, "pending", ago(30), 0);
+    await insert(org.organizationId, id, "delivered", ago(3 * 3600 + 10), 1);
+    await insert(org.organizationId, id, "delivered", ago(3 * 3600 + 20), 2);
+    await insert(org.organizationId, id, "delivered", ago(60), 1);
+    await insert(org.organizationId, id, "dead", ago(23 * 3600 + 100), 8);
+    await insert(org.organizationId, id, "delivered", ago(25 * 3600), 1); // older than 24 h: not counted
+    await insert(org.organizationId, id, "pending", ago(2 * 86_400), 3); // old backlog still counts as pending
+
+    const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
+    expect(endpoints).toHaveLength(1);
+    const orders = endpoints[0]!;
+    expect(orders).toMatchObject({ id, name: "Orders", paused: false, pending: 4, oldestPendingAgeSeconds: 2 * 86_400, overThreshold: true, alertPendingAgeSeconds: 600 });
+    expect(orders.last24h).toEqual({ received: 7, delivered: 3, failed: 2, dead: 1, successRate: 3 / 5 });
+    expect(orders.hourly).toHaveLength(24);
+    expect(orders.hourly.map((h) => h.hoursAgo)).toEqual(Array.from({ length: 24 }, (_, i) => 23 - i));
+    const at = (hoursAgo: number) => orders.hourly.find((h) => h.hoursAgo === hoursAgo)!;
+    expect(at(0)).toEqual({ hoursAgo: 0, received: 4, delivered: 1, failed: 1 });
+    expect(at(3)).toEqual({ hoursAgo: 3, received: 2, delivered: 2, failed: 0 });
+    expect(at(23)).toEqual({ hoursAgo: 23, received: 1, delivered: 0, failed: 1 });
+    expect(orders.hourly.reduce((sum, h) => sum + h.received, 0)).toBe(7);
+  });
+
+  it("shows a quiet endpoint with zeros, no success rate, and not over its threshold", async () => {
+    const org = await createOrganizationFixture();
+    const quiet = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Quiet", paused: true });
+    const busy = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Busy", alertPendingAgeSeconds: 3600 });
+    await insert(org.organizationId, busy.id, "pending", ago(60));
+
+    const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
+    expect(endpoints.map((e) => e.name)).toEqual(["Busy", "Quiet"]);
+    const [b, q] = endpoints;
+    expect(b).toMatchObject({ pending: 1, oldestPendingAgeSeconds: 60, overThreshold: false });
+    expect(q).toMatchObject({ paused: true, pending: 0, oldestPendingAgeSeconds: 0, overThreshold: false });
+    expect(q!.last24h).toEqual({ received: 0, delivered: 0, failed: 0, dead: 0, successRate: null });
+    expect(q!.hourly.every((h) => h.received === 0 && h.delivered === 0 && h.failed === 0)).toBe(true);
+  });
+
+  it("never shows another organization's endpoints or deliveries", async () => {
+    const mine = await createOrganizationFixture();
+    const theirs = await createOrganizationFixture();
+    const own = await createEndpointFixture(mine.ctx, "http://127.0.0.1:9/hook", { name: "Mine" });
+    const other = await createEndpointFixture(theirs.ctx, "http://127.0.0.1:9/hook", { name: "Theirs" });
+    await insert(theirs.organizationId, other.id, "pending", ago(500), 1);
+    await insert(mine.organizationId, own.id, "delivered", ago(10), 1);
+
+    const { endpoints } = await getOverview({ ctx: mine.ctx, input: { now: NOW } });
+    expect(endpoints.map((e) => e.name)).toEqual(["Mine"]);
+    expect(endpoints[0]).toMatchObject({ pending: 0, last24h: { received: 1, delivered: 1, failed: 0, dead: 0, successRate: 1 } });
+  });
+});
