@@ -1,0 +1,34 @@
+import { and, eq } from "drizzle-orm";
+import { deliveries, endpoints } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { NotFoundError } from "@/lib/errors";
+import { curlCommand } from "./curl-command";
+import { buildOutboundHeaders } from "./outbound-headers";
+
+/**
+ * A cURL command that re-sends one delivery of ctx's organization to its endpoint's destination:
+ * the stored bytes and the headers the worker sends (as on its last attempt, x-inbox-attempt
+ * included). When the endpoint signs outbound, the signature is made now, so a destination that
+ * checks timestamps accepts the command for its tolerance window (5 minutes for Standard Webhooks).
+ */
+export async function getDeliveryCurl({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ command: string; signedAt: string | null }> {
+  const [row] = await ctx.db
+    .select({
+      id: deliveries.id,
+      headers: deliveries.headers,
+      body: deliveries.body,
+      attemptCount: deliveries.attemptCount,
+      destinationUrl: endpoints.destinationUrl,
+      outboundSecretEncrypted: endpoints.outboundSecretEncrypted,
+    })
+    .from(deliveries)
+    .innerJoin(endpoints, and(eq(endpoints.id, deliveries.endpointId), eq(endpoints.organizationId, deliveries.organizationId)))
+    .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)))
+    .limit(1);
+  if (!row) throw new NotFoundError("Delivery");
+  const now = new Date();
+  const outboundSecret = row.outboundSecretEncrypted ? decryptSecret(row.outboundSecretEncrypted) : null;
+  const headers = buildOutboundHeaders({ stored: row.headers, deliveryId: row.id, attemptNumber: Math.max(1, row.attemptCount), body: row.body, outboundSecret, now });
+  return { command: curlCommand({ url: row.destinationUrl, headers, body: row.body }), signedAt: outboundSecret ? now.toISOString() : null };
+}
