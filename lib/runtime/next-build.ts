@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isProcessAlive } from "./is-process-alive";
 
 /** What the build is made from. Tests (*.test.ts) are not, so editing one does not force a rebuild. */
 const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
@@ -65,14 +66,6 @@ export function buildNext({ root = process.cwd(), env = process.env, onChild }: 
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One build at a time per checkout: two `next build`s writing one .next destroy each other. */
 async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
@@ -83,7 +76,7 @@ async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> 
       break;
     } catch {
       const holder = Number(readFileSync(lock, "utf8") || 0);
-      if (holder && !isAlive(holder)) rmSync(lock, { force: true });
+      if (holder && !isProcessAlive(holder)) rmSync(lock, { force: true });
       else await new Promise((r) => setTimeout(r, 250));
     }
   }
