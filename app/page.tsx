@@ -3,5 +3,5 @@ import { auth } from "@/lib/auth/auth";
 
 export default async function Home() {
   const session = await auth();
-  redirect(session?.organizationId ? "/endpoints" : "/login");
+  redirect(session?.organizationId ? "/overview" : "/login");
 }

@@ -14,7 +14,7 @@ test("a newcomer signs up, creates an endpoint and sees its ingest URL", async (
 
   await page.getByLabel("Password").fill("a-long-e2e-password");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/endpoints$/);
+  await expect(page).toHaveURL(/\/overview$/);
 
   await page.getByRole("link", { name: "New endpoint" }).click();
   await page.getByLabel("Name").fill("Payments");
@@ -43,7 +43,7 @@ test("a wrong password gets a clear error and a taken email is refused", async (
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a-long-e2e-password");
   await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/endpoints$/);
+  await expect(page).toHaveURL(/\/overview$/);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
 

@@ -9,7 +9,7 @@ const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 async function signInWith(email: string, password: string): Promise<FormState> {
   try {
-    await signIn("credentials", { email, password, redirectTo: "/endpoints" });
+    await signIn("credentials", { email, password, redirectTo: "/overview" });
   } catch (error) {
     if (error instanceof AuthError) return { error: "Wrong email or password." };
     throw error;

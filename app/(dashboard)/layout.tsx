@@ -1,12 +1,16 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { NavLinks } from "@/components/ui/nav-links";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { signOutAction } from "../(auth)/actions";
 
 const nav = [
+  { href: "/overview", label: "Overview" },
+  { href: "/deliveries", label: "Deliveries" },
   { href: "/endpoints", label: "Endpoints" },
   { href: "/api-keys", label: "API keys" },
-];
+  { href: "/mailbox", label: "Mailbox" },
+] as const;
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await requireDashboardCtx();
@@ -14,12 +18,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl items-center gap-6 px-6 py-3">
-          <Link href="/endpoints" className="font-semibold text-indigo-700">Webhook Inbox</Link>
-          <nav aria-label="Main" className="flex gap-4 text-sm">
-            {nav.map((item) => (
-              <Link key={item.href} href={item.href} className="text-slate-700 hover:text-indigo-700">{item.label}</Link>
-            ))}
-          </nav>
+          <Link href="/overview" className="font-semibold text-indigo-700">Webhook Inbox</Link>
+          <NavLinks items={nav} />
           <form action={signOutAction} className="ml-auto">
             <button className="text-sm text-slate-600 hover:text-slate-900">Sign out</button>
           </form>

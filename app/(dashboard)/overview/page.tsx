@@ -1,0 +1,39 @@
+import Link from "next/link";
+import { IncidentList } from "@/components/alerts/incident-list";
+import { EndpointOverviewTable } from "@/components/overview/endpoint-overview-table";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
+import { Card } from "@/components/ui/card";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { getOverview } from "@/lib/endpoints/get-overview";
+
+export const metadata = { title: "Overview · Webhook Inbox" };
+
+// The landing page: what is on fire (open incidents), then every endpoint's backlog and last day.
+export default async function OverviewPage() {
+  const ctx = await requireDashboardCtx();
+  const overview = await getOverview({ ctx });
+  const waiting = overview.endpoints.some((endpoint) => endpoint.pending > 0);
+  return (
+    <>
+      <h1 className="sr-only">Overview</h1>
+      <IncidentList ctx={ctx} />
+      <Card
+        title="Endpoints"
+        actions={
+          <div className="flex items-center gap-4">
+            <AutoRefresh active={waiting} intervalMs={5000} />
+            <Link href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">New endpoint</Link>
+          </div>
+        }
+      >
+        {overview.endpoints.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No endpoints yet. <Link href="/endpoints/new" className="text-indigo-700 underline">Create one</Link> to get an ingest URL.
+          </p>
+        ) : (
+          <EndpointOverviewTable endpoints={overview.endpoints} />
+        )}
+      </Card>
+    </>
+  );
+}
