@@ -2,14 +2,14 @@
 
 import { useState } from "react";
 
-/** Copies `value` to the clipboard and says so. */
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+/** Copies `value` to the clipboard and says so. `accessibleName` replaces "label: value" for long values. */
+export function CopyButton({ value, label = "Copy", accessibleName }: { value: string; label?: string; accessibleName?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className="rounded-md px-2 py-1 text-xs font-medium text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50"
-      aria-label={`${label}: ${value}`}
+      aria-label={accessibleName ?? `${label}: ${value}`}
       onClick={async () => {
         await navigator.clipboard?.writeText(value).catch(() => undefined);
         setCopied(true);

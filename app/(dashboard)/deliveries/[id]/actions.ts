@@ -1,0 +1,20 @@
+"use server";
+// Replay or bury one delivery from its page; the work is done by the same verbs as the REST API.
+import { revalidatePath } from "next/cache";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { runFormAction, type FormState } from "@/lib/auth/form-action";
+import { buryDelivery } from "@/lib/delivery/bury-delivery";
+import { replayDelivery } from "@/lib/delivery/replay-delivery";
+
+export type DeliveryActionState = FormState<{ done: "replay" | "bury"; at: number }>;
+
+export async function deliveryAction(_: DeliveryActionState, form: FormData): Promise<DeliveryActionState> {
+  return runFormAction(async () => {
+    const ctx = await requireDashboardCtx();
+    const id = String(form.get("id") ?? "");
+    const intent = form.get("intent") === "bury" ? "bury" : "replay";
+    await (intent === "bury" ? buryDelivery : replayDelivery)({ ctx, input: { id } });
+    revalidatePath(`/deliveries/${id}`);
+    return { ok: true, done: intent, at: Date.now() };
+  }, form);
+}

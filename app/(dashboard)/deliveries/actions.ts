@@ -1,0 +1,24 @@
+"use server";
+// Bulk replay / bury of the deliveries a filter names: a dry run first (the count), then the act.
+import { revalidatePath } from "next/cache";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { runFormAction, type FormState } from "@/lib/auth/form-action";
+import { buryDeliveries } from "@/lib/delivery/bury-deliveries";
+import { bulkFilterFromForm } from "@/lib/delivery/deliveries-page-query";
+import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
+
+export type BulkKind = "replay" | "bury";
+export type BulkState = FormState<{ kind: BulkKind; count: number; done: boolean }>;
+
+/** `intent` is "replay:preview", "replay:confirm", "bury:preview" or "bury:confirm". */
+export async function bulkDeliveriesAction(_: BulkState, form: FormData): Promise<BulkState> {
+  return runFormAction(async () => {
+    const ctx = await requireDashboardCtx();
+    const [kind, step] = String(form.get("intent") ?? "").split(":") as [BulkKind, string];
+    const verb = kind === "bury" ? buryDeliveries : replayDeliveries;
+    const done = step === "confirm";
+    const { count } = await verb({ ctx, input: { filter: bulkFilterFromForm(form), dryRun: !done } });
+    if (done) revalidatePath("/deliveries");
+    return { ok: true, kind, count, done };
+  }, form);
+}

@@ -1,0 +1,52 @@
+// The deliveries filter: a plain GET form whose fields are the REST API's query parameters.
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { localInputValue, type QueryValues } from "@/lib/delivery/deliveries-page-query";
+
+const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
+const STATUSES = ["pending", "delivering", "delivered", "dead"];
+
+/** A label beside (not around) its control, so a select's name is the label alone, not "Status Any status". */
+function Labelled({ id, text, className = "", children }: { id: string; text: string; className?: string; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">{text}</label>
+      {children}
+    </div>
+  );
+}
+
+export function DeliveryFilters({ values, endpoints }: { values: QueryValues; endpoints: Array<{ id: string; name: string }> }) {
+  return (
+    <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <Labelled id="filter-q" text="Search" className="sm:col-span-3 lg:col-span-6">
+        <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="External id, event type, or text inside the body" className={control} />
+      </Labelled>
+      <Labelled id="filter-endpoint" text="Endpoint">
+        <select id="filter-endpoint" name="endpointId" defaultValue={values.endpointId ?? ""} className={control}>
+          <option value="">All endpoints</option>
+          {endpoints.map((endpoint) => <option key={endpoint.id} value={endpoint.id}>{endpoint.name}</option>)}
+        </select>
+      </Labelled>
+      <Labelled id="filter-status" text="Status">
+        <select id="filter-status" name="status" defaultValue={values.status ?? ""} className={control}>
+          <option value="">Any status</option>
+          {STATUSES.map((status) => <option key={status} value={status}>{status}</option>)}
+        </select>
+      </Labelled>
+      <Labelled id="filter-event-type" text="Event type">
+        <input id="filter-event-type" name="eventType" defaultValue={values.eventType} placeholder="invoice.paid" className={control} />
+      </Labelled>
+      <Labelled id="filter-since" text="Received from (UTC)">
+        <input id="filter-since" type="datetime-local" step={1} name="since" defaultValue={localInputValue(values.since)} className={control} />
+      </Labelled>
+      <Labelled id="filter-until" text="Received until (UTC)">
+        <input id="filter-until" type="datetime-local" step={1} name="until" defaultValue={localInputValue(values.until)} className={control} />
+      </Labelled>
+      <div className="flex items-end gap-2">
+        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">Apply filters</button>
+        <Link href="/deliveries" className="px-2 py-1.5 text-sm text-slate-600 underline">Clear</Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+// Colour and text together: the word carries the meaning, the colour only helps scanning.
+const STYLES: Record<string, { label: string; className: string }> = {
+  pending: { label: "Pending", className: "bg-amber-50 text-amber-900 ring-amber-300" },
+  delivering: { label: "Delivering", className: "bg-sky-50 text-sky-900 ring-sky-300" },
+  delivered: { label: "Delivered", className: "bg-emerald-50 text-emerald-900 ring-emerald-300" },
+  dead: { label: "Dead", className: "bg-red-50 text-red-800 ring-red-300" },
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  const style = STYLES[status] ?? { label: status, className: "bg-slate-50 text-slate-700 ring-slate-300" };
+  return (
+    <span data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>
+      {style.label}
+    </span>
+  );
+}
