@@ -1,40 +1,76 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
+import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
+import { RejectedRequestsTable } from "@/components/endpoints/rejected-requests-table";
+import { RotateSecretForm } from "@/components/endpoints/rotate-secret-form";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
+import { listRejectedRequests } from "@/lib/endpoints/list-rejected-requests";
 import { NotFoundError } from "@/lib/errors";
+import { deleteEndpointAction, setPausedAction, updateEndpointAction } from "./actions";
+import { rotateSecretAction } from "./secret-actions";
 
+export const metadata = { title: "Endpoint settings · Webhook Inbox" };
+
+const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
+// One endpoint's settings: where its webhooks come in and go, how they are retried and alerted on, and what was refused.
 export default async function EndpointPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireDashboardCtx();
   const endpoint = await getEndpoint({ ctx, input: await params }).catch((error) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });
-  const settings: Array<[string, string]> = [
-    ["Provider", endpoint.provider],
-    ["Destination", endpoint.destinationUrl],
-    ["Status", endpoint.paused ? "paused" : "active"],
-    ["Max attempts", String(endpoint.maxAttempts)],
-    ["Retry base", `${endpoint.retryBaseSeconds} s`],
-    ["Timeout", `${endpoint.timeoutMs} ms`],
-    ["Max body", `${endpoint.maxBodyBytes} bytes`],
-    ["Alert when oldest pending is older than", endpoint.alertPendingAgeSeconds ? `${endpoint.alertPendingAgeSeconds} s` : "off"],
-  ];
+  const rejections = await listRejectedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
+  const previousValid = endpoint.previousSecretValidUntil && Date.parse(endpoint.previousSecretValidUntil) > Date.now() ? endpoint.previousSecretValidUntil : null;
   return (
-    <Card title={endpoint.name}>
-      <div className="mb-4">
-        <div className="text-sm font-medium text-slate-700">Ingest URL</div>
-        <CopyableValue value={endpoint.ingestUrl} testId="ingest-url" />
+    <>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-lg font-semibold">{endpoint.name}</h1>
+        <span data-testid="endpoint-state" className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${endpoint.paused ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-emerald-50 text-emerald-900 ring-emerald-300"}`}>
+          {endpoint.paused ? "Paused" : "Active"}
+        </span>
+        <Link href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="ml-auto text-sm text-indigo-700 underline">View its deliveries</Link>
       </div>
-      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        {settings.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="break-all">{value}</dd>
+      <Card title="Receiving">
+        <div className="space-y-4">
+          <div>
+            <div className="text-sm font-medium text-slate-700">Ingest URL</div>
+            <CopyableValue value={endpoint.ingestUrl} testId="ingest-url" />
           </div>
-        ))}
-      </dl>
-    </Card>
+          <p className="text-sm"><span className="text-slate-500">Provider:</span> {endpoint.provider}</p>
+          {endpoint.provider === "none" ? <Alert tone="warning">Unsafe: this endpoint does not verify signatures; anyone who knows the URL can send to it.</Alert> : null}
+          {previousValid ? <p className="text-sm text-slate-600">The previous signing secret still verifies until {utc(previousValid)}.</p> : null}
+          {endpoint.provider !== "none" ? (
+            <RotateSecretForm action={rotateSecretAction} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} provider={endpoint.provider} />
+          ) : null}
+        </div>
+      </Card>
+      <Card
+        title="Delivering"
+        actions={
+          <form action={setPausedAction}>
+            <input type="hidden" name="id" value={endpoint.id} />
+            <input type="hidden" name="paused" value={endpoint.paused ? "false" : "true"} />
+            <Button type="submit" variant="secondary">{endpoint.paused ? "Resume deliveries" : "Pause deliveries"}</Button>
+          </form>
+        }
+      >
+        {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
+        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} />
+      </Card>
+      <Card title="Refused requests">
+        <RejectedRequestsTable rejections={rejections} now={new Date()} />
+      </Card>
+      <Card title="Delete endpoint">
+        <DeleteEndpointForm action={deleteEndpointAction} endpointId={endpoint.id} name={endpoint.name} />
+      </Card>
+    </>
   );
 }

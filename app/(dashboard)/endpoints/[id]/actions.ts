@@ -1,0 +1,36 @@
+"use server";
+// Endpoint settings: save, pause/resume, delete (after typing its name). Work is done by lib/endpoints verbs.
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { runFormAction, type FormState } from "@/lib/auth/form-action";
+import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint";
+import { endpointChangesFromForm } from "@/lib/endpoints/endpoint-changes-from-form";
+import { getEndpoint } from "@/lib/endpoints/get-endpoint";
+import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
+
+const idOf = (form: FormData) => String(form.get("id") ?? "");
+
+export async function updateEndpointAction(_: FormState, form: FormData): Promise<FormState> {
+  return runFormAction(async () => {
+    await updateEndpoint({ ctx: await requireDashboardCtx(), input: { id: idOf(form), changes: endpointChangesFromForm(form) } });
+    revalidatePath(`/endpoints/${idOf(form)}`);
+    return { ok: true };
+  }, form);
+}
+
+export async function setPausedAction(form: FormData): Promise<void> {
+  await updateEndpoint({ ctx: await requireDashboardCtx(), input: { id: idOf(form), changes: { paused: form.get("paused") === "true" } } });
+  revalidatePath(`/endpoints/${idOf(form)}`);
+}
+
+export async function deleteEndpointAction(_: FormState, form: FormData): Promise<FormState> {
+  return runFormAction(async () => {
+    const ctx = await requireDashboardCtx();
+    const endpoint = await getEndpoint({ ctx, input: { id: idOf(form) } });
+    if (String(form.get("confirmName") ?? "").trim() !== endpoint.name) return { error: `Type the endpoint's name, “${endpoint.name}”, to delete it.` };
+    await deleteEndpoint({ ctx, input: { id: endpoint.id } });
+    revalidatePath("/endpoints");
+    redirect("/endpoints");
+  }, form);
+}

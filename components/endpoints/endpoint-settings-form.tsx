@@ -1,0 +1,35 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import type { FormState } from "@/lib/auth/form-action";
+import type { EndpointView } from "@/lib/endpoints/present-endpoint";
+
+type Action = (state: FormState, form: FormData) => Promise<FormState>;
+
+/** Destination, delivery and alert settings of one endpoint (PATCH semantics: what is shown is saved). */
+export function EndpointSettingsForm({ action, endpoint }: { action: Action; endpoint: EndpointView }) {
+  const [state, formAction, pending] = useActionState(action, {});
+  const value = (name: keyof EndpointView) => state.values?.[name] ?? String(endpoint[name] ?? "");
+  return (
+    <form action={formAction} aria-label="Endpoint settings" className="grid gap-4 sm:grid-cols-2">
+      <input type="hidden" name="id" value={endpoint.id} />
+      {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
+      {state.ok ? <div className="sm:col-span-2"><Alert tone="success">Settings saved.</Alert></div> : null}
+      <Field label="Name" name="name" defaultValue={value("name")} required />
+      <Field label="Destination URL" name="destinationUrl" type="url" defaultValue={value("destinationUrl")} required />
+      <Field label="Timeout (ms)" name="timeoutMs" type="number" min={100} max={120000} defaultValue={value("timeoutMs")} hint="How long one attempt may take, 100–120000." />
+      <Field label="Max attempts" name="maxAttempts" type="number" min={1} max={50} defaultValue={value("maxAttempts")} hint="Automatic attempts before a delivery goes dead." />
+      <Field label="Retry base (seconds)" name="retryBaseSeconds" type="number" min={1} max={3600} defaultValue={value("retryBaseSeconds")} hint="The n-th retry waits about base × 4^(n−1), capped at 1 hour." />
+      <Field label="Max body size (bytes)" name="maxBodyBytes" type="number" min={1} max={26214400} defaultValue={value("maxBodyBytes")} hint="Larger requests are refused with 413." />
+      <Field label="Signature tolerance (seconds)" name="toleranceSeconds" type="number" min={1} max={86400} defaultValue={value("toleranceSeconds")} hint="How far a signed timestamp may be from our clock." />
+      <Field label="Alert when oldest pending is older than (seconds)" name="alertPendingAgeSeconds" type="number" min={1} defaultValue={value("alertPendingAgeSeconds")} hint="Empty: no alert." />
+      <Field label="Alert email" name="alertEmail" type="email" defaultValue={value("alertEmail")} hint="Empty: the organization's owners." />
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
+      </div>
+    </form>
+  );
+}
