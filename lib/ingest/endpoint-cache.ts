@@ -18,7 +18,11 @@ export interface IngestEndpoint {
 }
 
 const TTL_MS = 5_000;
-const cache = new Map<string, Promise<IngestEndpoint | null> | { value: IngestEndpoint | null; expiresAt: number }>();
+type Entry = Promise<IngestEndpoint | null> | { value: IngestEndpoint | null; expiresAt: number };
+// On globalThis: Next.js bundles route handlers and server actions separately, each with its own copy
+// of this module, so a module-level Map would let the ingest route keep a secret the dashboard rotated.
+const holder = globalThis as unknown as { __inboxEndpointCache?: Map<string, Entry> };
+const cache = (holder.__inboxEndpointCache ??= new Map<string, Entry>());
 
 async function load(id: string): Promise<IngestEndpoint | null> {
   const [row] = await getSql()`
