@@ -122,5 +122,6 @@ test("a failing delivery is seen pending with its error and age, replayed once t
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByTestId("delivery-row")).toHaveCount(2);
     await expect(page.getByTestId("delivery-row").first()).toContainText("invoice.failed");
+    await page.screenshot({ path: path.join(ARTIFACTS, "deliveries.png"), fullPage: true });
   });
 });
