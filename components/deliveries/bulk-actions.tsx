@@ -18,12 +18,20 @@ export function BulkActions({ action, filter, searching }: { action: Action; fil
   const [state, formAction, pending] = useActionState(action, {});
   const [dismissed, setDismissed] = useState<BulkState | null>(null);
   const preview = state.ok && !state.done && state !== dismissed ? state : null;
+  if (searching) {
+    return (
+      <p className="text-sm text-slate-600">
+        Bulk replay and bury act on a filter (endpoint, status, event type, time range), not on search text, so they would
+        reach deliveries this search hides. Clear the search to use them.
+      </p>
+    );
+  }
   return (
     <form action={formAction} aria-label="Bulk actions" className="space-y-3">
       {Object.entries(filter).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
       <p className="text-xs text-slate-500">
-        Acts on every delivery the filter above names (endpoint, status, event type, time range), on every page
-        {searching ? "; the search text is not part of it" : ""}. Replay skips deliveries with an attempt in flight; bury skips dead ones.
+        Acts on every delivery the filter above names (endpoint, status, event type, time range), on every page. Replay skips
+        deliveries with an attempt in flight; bury skips dead ones.
       </p>
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.ok && state.done && state.kind ? <Alert tone="success">{VERB[state.kind].done(state.count ?? 0)}</Alert> : null}

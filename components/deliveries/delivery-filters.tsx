@@ -44,7 +44,7 @@ export function DeliveryFilters({ values, endpoints }: { values: QueryValues; en
         <input id="filter-until" type="datetime-local" step={1} name="until" defaultValue={localInputValue(values.until)} className={control} />
       </Labelled>
       <div className="flex items-end gap-2">
-        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">Apply filters</button>
+        <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-white hover:bg-indigo-500">Apply filters</button>
         <Link href="/deliveries" className="px-2 py-1.5 text-sm text-slate-600 underline">Clear</Link>
       </div>
     </form>
