@@ -1,0 +1,37 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import type { EndpointOverview } from "@/lib/endpoints/get-overview";
+import { EndpointOverviewTable } from "./endpoint-overview-table";
+
+const hours = (overrides: Record<number, { received: number; delivered: number; failed: number }> = {}) =>
+  Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, received: 0, delivered: 0, failed: 0, ...overrides[23 - i] }));
+
+const endpoint = (changes: Partial<EndpointOverview>): EndpointOverview => ({
+  id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, oldestPendingAgeSeconds: 0,
+  overThreshold: false, last24h: { received: 0, delivered: 0, failed: 0, dead: 0, successRate: null }, hourly: hours(), ...changes,
+});
+
+describe("the overview table says in words what its colours say", () => {
+  it("marks an oldest pending age over the threshold in red and in text", () => {
+    const html = renderToStaticMarkup(EndpointOverviewTable({
+      endpoints: [endpoint({ pending: 3, oldestPendingAgeSeconds: 725, overThreshold: true, last24h: { received: 10, delivered: 6, failed: 4, dead: 1, successRate: 0.6 }, hourly: hours({ 0: { received: 10, delivered: 6, failed: 4 } }) })],
+    }));
+    expect(html).toContain('data-over-threshold="true"');
+    expect(html).toContain("text-red-700");
+    expect(html).toContain("12 min 5 s");
+    expect(html).toContain("over the 5 min alert threshold");
+    expect(html).toContain("60.0 %");
+    expect(html).toContain('aria-label="Orders, last 24 hours: 10 received, 6 delivered, 4 failed"');
+    expect(html).toContain("<title>last hour: 10 received, 6 delivered, 4 failed</title>");
+    expect(html).toContain("Active");
+  });
+
+  it("shows a paused endpoint with nothing waiting and no success rate yet", () => {
+    const html = renderToStaticMarkup(EndpointOverviewTable({ endpoints: [endpoint({ paused: true, alertPendingAgeSeconds: null })] }));
+    expect(html).toContain("Paused");
+    expect(html).toContain("none waiting");
+    expect(html).not.toContain("text-red-700");
+    expect(html).toMatch(/<td[^>]*>—<\/td>/);
+    expect(html).toContain('<th scope="col"');
+  });
+});
