@@ -24,6 +24,12 @@ function committer(): GroupCommitter {
   return holder.__inboxCommitter;
 }
 
+/**
+ * Headers about the hop to us (Next.js adds x-forwarded-* even without a proxy), not about the
+ * provider's request: not stored, so destinations do not receive them. The source IP is kept apart.
+ */
+const TRANSPORT_HEADERS = new Set(["x-forwarded-for", "x-forwarded-host", "x-forwarded-port", "x-forwarded-proto", "x-real-ip", "forwarded"]);
+
 export function sourceIpOf(headers: Headers): string | null {
   return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || null;
 }
@@ -36,7 +42,7 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
   if (!endpoint) throw new NotFoundError("Endpoint");
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
-    headers[name] = value;
+    if (!TRANSPORT_HEADERS.has(name)) headers[name] = value;
   });
   const body = await readBoundedBody(request, endpoint.maxBodyBytes);
   let verified;

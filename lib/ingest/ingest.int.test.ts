@@ -42,7 +42,7 @@ const jobsFor = (deliveryId: string) => getSql()`select id from graphile_worker.
 describe("ingest of a signed request", () => {
   it("stores the exact bytes with its job, and answers 200 {id, duplicate:false}", async () => {
     const body = JSON.stringify({ type: "invoice.paid", data: { amount: 42, note: "héllo" } });
-    const headers = signed(body, { id: "msg_exact" });
+    const headers = { ...signed(body, { id: "msg_exact" }), "x-forwarded-for": "203.0.113.7", "x-forwarded-proto": "https" };
     const res = await post(endpointId, body, headers);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: expect.stringMatching(/^dlv_/), duplicate: false });
@@ -52,6 +52,9 @@ describe("ingest of a signed request", () => {
     expect(row!.event_type).toBe("invoice.paid");
     expect(row!.status).toBe("pending");
     expect(row!.headers["webhook-id"]).toBe("msg_exact");
+    expect(row!.headers["x-forwarded-for"]).toBeUndefined(); // the hop to us is not the provider's request
+    expect(row!.headers["x-forwarded-proto"]).toBeUndefined();
+    expect((await getSql()`select source_ip from deliveries where id = ${res.body.id}`)[0]!.source_ip).toBe("203.0.113.7");
     expect(await jobsFor(res.body.id)).toHaveLength(1);
   });
 
