@@ -2,6 +2,7 @@
 // Every tenant table carries a NOT NULL organization_id.
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   customType,
@@ -134,7 +135,49 @@ export const deliveries = pgTable(
     // lib/delivery counts an endpoint's attempts in flight (its concurrency cap) and wakes its parked deliveries.
     index("deliveries_endpoint_in_flight_idx").on(t.endpointId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
     index("deliveries_endpoint_parked_idx").on(t.endpointId, t.receivedAt).where(sql`parked_at is not null`),
+    // The dashboard's list filters (lib/delivery/list-deliveries.ts), newest first, across an organization's endpoints.
+    index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
+    index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),
+    index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
+    // Search `q`: the external id arm; the body arm for bodies too big for the trigram index below.
+    index("deliveries_org_external_id_idx").on(t.organizationId, t.externalId),
+    index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
+    // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
+    index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
+    // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
+    // adds pg_trgm and the GIN trigram indexes deliveries_body_trgm_idx (encode(body, 'escape'), size_bytes <= 65536)
+    // and deliveries_event_type_trgm_idx.
   ],
+);
+
+export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead"] as const;
+
+/**
+ * What /api/metrics counts, recorded when it happens by triggers on deliveries
+ * (db/migrations/0004_search_trigram_and_counter_triggers.sql): deliveries stored (one row per endpoint per
+ * insert statement), and each time a delivery becomes delivered or dead (a replay does not take it back).
+ * Append-only, no index: lib/metrics folds it into deliveryCounters every minute.
+ */
+export const deliveryCounterEvents = pgTable("delivery_counter_events", {
+  endpointId: text().notNull(),
+  organizationId: text().notNull(),
+  event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
+  /** delivered/dead: the delivery's attempt_count then; received: 0. */
+  attempts: integer().notNull(),
+  count: integer().notNull(),
+});
+
+/** deliveryCounterEvents summed per endpoint, event and attempt count. */
+export const deliveryCounters = pgTable(
+  "delivery_counters",
+  {
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
+    attempts: integer().notNull(),
+    count: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.event, t.attempts] })],
 );
 
 export const attempts = pgTable(
