@@ -1,39 +1,81 @@
-import { and, desc, getTableColumns, sql } from "drizzle-orm";
+import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
+import type { DbOrTx } from "@/db";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
 import { presentDeliverySummary, type DeliverySummary } from "./present-delivery";
 
 const { body: _body, headers: _headers, ...summaryColumns } = getTableColumns(deliveries);
+const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+// Newest first. NULLS LAST (the columns are NOT NULL, so the order is the same) is how the indexes are
+// built (drizzle's .desc()); a plain `desc` means NULLS FIRST and could not walk them.
+const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
 
-/** `q` matches the external id, the event type, or bytes inside the body. */
-function searchWhere(q: string | undefined) {
-  if (!q) return undefined;
-  return sql`(${deliveries.externalId} = ${q} or ${deliveries.eventType} ilike ${`%${q.replace(/[%_\\]/g, "\\$&")}%`}
-    or position(convert_to(${q}, 'UTF8') in ${deliveries.body}) > 0)`;
+/** Bodies up to this size are in the trigram index (db/migrations/0004_search_trigram_indexes.sql). */
+const TRIGRAM_MAX_BODY_BYTES = 65_536;
+/** A search first looks through this many newest deliveries (that match the filter) by walking them in order. */
+const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
+
+const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
+
+/** `q` matches the external id, the event type, or bytes inside the body. Exact, cheap per row, no index. */
+function searchWhere(q: string, d: { externalId: unknown; eventType: unknown; body: unknown } = deliveries): SQL {
+  return sql`(${d.externalId} = ${q} or ${d.eventType} ilike ${ilikePattern(q)}
+    or position(convert_to(${q}, 'UTF8') in ${d.body}) > 0)`;
+}
+
+/**
+ * The same rows as searchWhere, written so that every arm has an index and PostgreSQL can OR their bitmaps:
+ * (organization_id, external_id); the event type's trigrams; for the body, the trigrams of encode(body, 'escape')
+ * (bytes inside the body are text inside its escape encoding, so that LIKE is implied by the exact
+ * position() test, which stays to decide) and, for bodies too big for that index, their own partial index.
+ */
+function indexedSearchWhere(q: string): SQL {
+  const escaped = sql`replace(replace(replace(encode(convert_to(${q}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  return sql`(${deliveries.externalId} = ${q} or ${deliveries.eventType} ilike ${ilikePattern(q)}
+    or (position(convert_to(${q}, 'UTF8') in ${deliveries.body}) > 0
+        and ((${deliveries.sizeBytes} <= ${sql.raw(String(TRIGRAM_MAX_BODY_BYTES))} and encode(${deliveries.body}, 'escape') like '%' || ${escaped} || '%')
+             or ${deliveries.sizeBytes} > ${sql.raw(String(TRIGRAM_MAX_BODY_BYTES))})))`;
+}
+
+const before = (at: string, id: string) => sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${at}::timestamptz, ${id})`;
+
+function page(db: DbOrTx, where: SQL | undefined, limit: number) {
+  return db.select({ ...summaryColumns, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst).limit(limit);
+}
+
+type Row = Awaited<ReturnType<typeof page>>[number];
+
+/**
+ * Search, newest first, with a cost bounded both for words in many bodies and for words in few:
+ * 1. walk the newest deliveries (INBOX_SEARCH_WINDOW, default 10,000) in index order and test each (a common word fills the page here);
+ * 2. only if the page is not full, ask the indexes for the matches older than that window (a rare word: few
+ *    rows to fetch). Together: exactly the first `limit` matches, in order.
+ */
+async function search(db: DbOrTx, where: SQL, q: string, limit: number): Promise<Row[]> {
+  const window = searchWindow();
+  const recent = db.select({ ...summaryColumns, cursorAt: cursorAt.as("cursor_at"), body: deliveries.body }).from(deliveries)
+    .where(where).orderBy(...newestFirst).limit(window).as("recent");
+  const recentSummary = Object.fromEntries(Object.keys(summaryColumns).concat("cursorAt").map((key) => [key, recent[key as keyof typeof recent]]));
+  const hits = await db.select(recentSummary as typeof recent._.selectedFields).from(recent).where(searchWhere(q, recent))
+    .orderBy(sql`${recent.receivedAt} desc nulls last`, sql`${recent.id} desc nulls last`).limit(limit) as Row[];
+  if (hits.length === limit) return hits;
+  const [edge] = await db.select({ id: deliveries.id, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst)
+    .offset(window - 1).limit(1);
+  if (!edge) return hits;
+  return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(q)), limit - hits.length))];
 }
 
 /** Newest first, keyset-paginated on (receivedAt, id) with microsecond precision. */
 export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: DeliveryFilter & { q?: string; limit?: unknown; cursor?: string | null } }) {
   const limit = pageLimit(input.limit);
   const cursor = decodeCursor(input.cursor);
-  const rows = await ctx.db
-    .select({ ...summaryColumns, cursorAt: sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` })
-    .from(deliveries)
-    .where(
-      and(
-        deliveryFilterWhere(ctx.organizationId, input),
-        searchWhere(input.q),
-        cursor ? sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${cursor.atText}::timestamptz, ${cursor.id})` : undefined,
-      ),
-    )
-    .orderBy(desc(deliveries.receivedAt), desc(deliveries.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
+  const rows = input.q ? await search(ctx.db, where, input.q, limit + 1) : await page(ctx.db, where, limit + 1);
+  const last = rows.slice(0, limit).at(-1);
   return {
-    data: page.map(presentDeliverySummary) as DeliverySummary[],
+    data: rows.slice(0, limit).map(presentDeliverySummary) as DeliverySummary[],
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
   };
 }

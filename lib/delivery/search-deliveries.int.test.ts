@@ -1,0 +1,120 @@
+// Search `q` answers exactly what the plain definition answers (external id equal, event type ILIKE, the
+// bytes of q inside the body), page after page, whether the page fills from the newest-first walk or needs
+// the trigram indexes: binary and non-UTF-8 bodies, non-ASCII text, LIKE's special characters, bodies too
+// big for the trigram index, ties on receivedAt.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "@/db";
+import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { useTestDatabase } from "@/test/db";
+import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
+let other: Awaited<ReturnType<typeof createOrganizationFixture>>;
+let orders: string;
+let refunds: string;
+
+const big = (text: string, at: "start" | "end") => {
+  const filler = "lorem ipsum dolor sit amet ".repeat(3000); // ~80 KB: past the trigram index's 64 KiB
+  return at === "start" ? `{"note":"${text}","pad":"${filler}"}` : `{"pad":"${filler}","note":"${text}"}`;
+};
+
+const BODIES: Array<{ body: string | Buffer; eventType?: string | null; externalId?: string; endpoint?: "refunds"; status?: "dead" }> = [
+  { body: '{"type":"order.created","note":"a needle here"}' },
+  { body: '{"type":"order.created","note":"NEEDLE in capitals"}' },
+  { body: Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0x9f]), Buffer.from("needle"), Buffer.from([0xc3])]), eventType: null },
+  { body: Buffer.from([0xc3, 0xa9, 0x00, 0x5c, 0x30]), eventType: null },
+  { body: '{"name":"Zoë Müller","city":"Zürich"}' },
+  { body: '{"discount":"100%_off","path":"C:\\\\temp\\\\needle"}' },
+  { body: big("needle at the start", "start"), endpoint: "refunds" },
+  { body: big("needle at the end", "end") },
+  { body: big("nothing to see", "end"), eventType: "needle.created" },
+  { body: '{"plain":"hay"}', eventType: "Order.NEEDLE.Updated" },
+  { body: '{"plain":"hay"}', externalId: "needle" },
+  { body: '{"plain":"hay"}', externalId: "evt_needle_substring" },
+  { body: '{"plain":"103 \\\\303 octal-looking"}' },
+  { body: "plain text, not json: needle and haystack", status: "dead" },
+  { body: "needle", endpoint: "refunds", status: "dead" },
+];
+
+const QUERIES = ["needle", "NEEDLE", "Needle", "Zoë", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303", "needle.created", "order", "evt_needle_substring", "e", "ne", "absent-word", "\u00e9"];
+
+beforeAll(async () => {
+  org = await createOrganizationFixture();
+  other = await createOrganizationFixture("Other");
+  orders = (await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook")).id;
+  refunds = (await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook")).id;
+  const base = Date.now() - 3_600_000;
+  // Three rounds, so pages and windows cut across matches; every third delivery shares its receivedAt.
+  for (let round = 0; round < 3; round++) {
+    for (const [i, spec] of BODIES.entries()) {
+      const n = round * BODIES.length + i;
+      await createDeliveryFixture({
+        ctx: org.ctx, endpointId: spec.endpoint === "refunds" ? refunds : orders, body: spec.body,
+        eventType: spec.eventType === undefined ? "order.created" : spec.eventType,
+        externalId: spec.externalId ? `${spec.externalId}${round ? `-${round}` : ""}` : undefined,
+        receivedAt: new Date(base + Math.floor(n / 3) * 1000), status: spec.status, enqueue: false,
+      });
+    }
+  }
+  await createDeliveryFixture({ ctx: other.ctx, endpointId: (await createEndpointFixture(other.ctx, "http://127.0.0.1:9/hook")).id, body: "needle", enqueue: false });
+});
+
+afterEach(() => {
+  delete process.env.INBOX_SEARCH_WINDOW;
+});
+
+/** The definition, as plain SQL over every row of the organization. */
+async function expected(q: string, filter: { endpointId?: string; status?: string } = {}): Promise<string[]> {
+  const rows = await getSql()<{ id: string }[]>`
+    select id from deliveries
+    where organization_id = ${org.organizationId}
+      and (${filter.endpointId ?? null}::text is null or endpoint_id = ${filter.endpointId ?? null})
+      and (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
+      and (external_id = ${q} or event_type ilike ${`%${q.replace(/[%_\\]/g, "\\$&")}%`}
+           or position(convert_to(${q}, 'UTF8') in body) > 0)
+    order by received_at desc, id desc`;
+  return rows.map((r) => r.id);
+}
+
+async function pagedSearch(q: string, limit: number, filter: { endpointId?: string; status?: "dead" } = {}): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 100; pages++) {
+    const page: Awaited<ReturnType<typeof listDeliveries>> = await listDeliveries({ ctx: org.ctx, input: { ...filter, q, limit, cursor } });
+    ids.push(...page.data.map((d) => d.id));
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
+describe("search q answers what its definition answers", () => {
+  it("finds every kind of match somewhere (the cases below are not vacuous)", async () => {
+    expect(await expected("needle")).toHaveLength(3 * 9 + 1); // + the external id "needle" (round 0 only)
+    expect(await expected("ë")).toHaveLength(3 * 1);
+    expect(await expected("\\303")).toHaveLength(3 * 1);
+    expect(await expected("absent-word")).toEqual([]);
+  });
+
+  for (const window of [2, 5, 10_000]) {
+    it(`pages through the same deliveries, in order, when the newest-first walk covers ${window} deliveries`, async () => {
+      process.env.INBOX_SEARCH_WINDOW = String(window);
+      for (const q of QUERIES) {
+        const want = await expected(q);
+        for (const limit of [1, 4, 50]) expect(await pagedSearch(q, limit), `q=${JSON.stringify(q)} limit=${limit}`).toEqual(want);
+      }
+    });
+  }
+
+  it("combines with the filters", async () => {
+    process.env.INBOX_SEARCH_WINDOW = "3";
+    for (const q of ["needle", "NEEDLE", "hay"]) {
+      expect(await pagedSearch(q, 2, { endpointId: refunds }), q).toEqual(await expected(q, { endpointId: refunds }));
+      expect(await pagedSearch(q, 2, { status: "dead" }), q).toEqual(await expected(q, { status: "dead" }));
+    }
+  });
+});
