@@ -1,4 +1,5 @@
 // graphile-worker's crontab for the worker's run() (https://worker.graphile.org/docs/cron).
 // check-alerts: every minute, one attempt per tick (the next tick is the retry), no backfill after downtime.
 // rescue-deliveries: every minute, the safety net for deliveries that lost their job (lib/delivery).
-export const crontab = ["* * * * * check-alerts ?max=1", "* * * * * rescue-deliveries ?max=1"].join("\n");
+// roll-up-delivery-counters: every minute, keeps the table /api/metrics reads its counters from small (lib/metrics).
+export const crontab = ["* * * * * check-alerts ?max=1", "* * * * * rescue-deliveries ?max=1", "* * * * * roll-up-delivery-counters ?max=1"].join("\n");

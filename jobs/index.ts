@@ -3,11 +3,13 @@ import type { TaskList } from "graphile-worker";
 import { checkAlertsTask } from "./check-alerts";
 import { deliverTask } from "./deliver";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
+import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
 
 export const taskList: TaskList = {
   "check-alerts": checkAlertsTask,
   deliver: deliverTask,
   "rescue-deliveries": rescueDeliveriesTask,
+  "roll-up-delivery-counters": rollUpDeliveryCountersTask,
   "send-mail": sendMailTask,
 };

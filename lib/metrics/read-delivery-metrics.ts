@@ -1,0 +1,62 @@
+// The database's side of /api/metrics, per endpoint (every organization: this is the operator's view).
+// Nothing here grows with the deliveries table:
+//   received, delivered, dead, attempts per delivery   delivery_counters plus the events not folded in yet
+//              (written by triggers on deliveries when they happen; see lib/metrics/roll-up-delivery-counters.ts);
+//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_open_idx and
+//              deliveries_endpoint_in_flight_idx, as big as the backlog.
+import type postgres from "postgres";
+import { getSql } from "@/db";
+
+export interface EndpointMetrics {
+  endpointId: string;
+  organizationId: string;
+  received: number;
+  delivered: number;
+  dead: number;
+  pending: number;
+  delivering: number;
+  oldestPendingAgeSeconds: number;
+  /** How many times a delivery became delivered or dead after exactly `attempts` attempts. */
+  outcomesByAttempts: Map<number, number>;
+}
+
+type Event = "received" | "delivered" | "dead";
+
+export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<EndpointMetrics[]> {
+  return sql.begin("isolation level repeatable read read only", async (tx) => {
+    const endpoints = await tx<{ endpoint_id: string; organization_id: string; open: string; delivering: string; oldest_age: string }[]>`
+      select e.id as endpoint_id, e.organization_id, open.count as open,
+        (select count(*) from deliveries d where d.endpoint_id = e.id and d.status = 'delivering') as delivering,
+        coalesce(greatest(0, floor(extract(epoch from now() - open.oldest))), 0) as oldest_age
+      from endpoints e
+      cross join lateral (
+        select count(*) as count, min(d.received_at) as oldest
+        from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
+      ) open
+      order by e.organization_id, e.id`;
+    const counters = await tx<{ endpoint_id: string; event: Event; attempts: number; count: string }[]>`
+      select endpoint_id, event, attempts, sum(count) as count from (
+        select endpoint_id, event, attempts, count from delivery_counters
+        union all
+        select endpoint_id, event, attempts, count from delivery_counter_events
+      ) counters
+      group by 1, 2, 3`;
+    const byEndpoint = new Map<string, EndpointMetrics>();
+    for (const row of endpoints) {
+      const open = Number(row.open);
+      const delivering = Number(row.delivering);
+      byEndpoint.set(row.endpoint_id, {
+        endpointId: row.endpoint_id, organizationId: row.organization_id, received: 0, delivered: 0, dead: 0,
+        pending: open - delivering, delivering, oldestPendingAgeSeconds: Number(row.oldest_age), outcomesByAttempts: new Map(),
+      });
+    }
+    for (const row of counters) {
+      const metrics = byEndpoint.get(row.endpoint_id);
+      if (!metrics) continue; // the endpoint was deleted; the next roll-up drops its events
+      const count = Number(row.count);
+      metrics[row.event] += count;
+      if (row.event !== "received") metrics.outcomesByAttempts.set(row.attempts, (metrics.outcomesByAttempts.get(row.attempts) ?? 0) + count);
+    }
+    return [...byEndpoint.values()];
+  });
+}
