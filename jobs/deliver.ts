@@ -19,5 +19,6 @@ export const deliverTask: Task = async (payload, helpers) => {
     console.error(`[deliver] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
     return;
   }
-  await attemptDelivery({ ...parsed.data, jobId: helpers.job.id, signal: helpers.abortSignal });
+  // attempts > 1: this job ran before and did not finish (its worker died, or it failed).
+  await attemptDelivery({ ...parsed.data, jobId: helpers.job.id, rerun: helpers.job.attempts > 1, signal: helpers.abortSignal });
 };

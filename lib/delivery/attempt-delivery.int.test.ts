@@ -370,11 +370,11 @@ describe("takes over an attempt its own job began before dying", () => {
     const endpoint = await createEndpointFixture(org.ctx, dest.url);
     const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
     // A job claims it (as a worker would, before being killed) and never finishes.
-    const claim = await claimDelivery({ deliveryId: id, jobId: "4242", trigger: "auto", settings: deliverySettings() });
+    const claim = await claimDelivery({ target: { deliveryId: id }, jobId: "4242", trigger: "auto", settings: deliverySettings() });
     expect(claim.verdict).toBe("claimed");
     expect((await read(id)).status).toBe("delivering");
     // Another job may not attempt it while the claim holds...
-    expect((await claimDelivery({ deliveryId: id, jobId: "999", trigger: "auto", settings: deliverySettings() })).verdict).toBe("in_flight");
+    expect((await claimDelivery({ target: { deliveryId: id }, jobId: "999", trigger: "auto", settings: deliverySettings() })).verdict).toBe("in_flight");
     // ...but the same job, run again after its worker died, takes over.
     const result = await attemptDelivery({ deliveryId: id, trigger: "auto", jobId: "4242" });
     expect(result.attempted).toBe(true);

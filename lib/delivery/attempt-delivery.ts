@@ -1,9 +1,11 @@
 // One run of the `deliver` job: claim the delivery, POST it to the destination, record the outcome.
+// When the endpoint has deliveries parked behind its concurrency cap, the run then carries on with
+// them itself (the slot passes straight on, for a bounded while), which is how a backlog drains.
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import { claimDelivery, type ClaimRefusal } from "./claim-delivery";
+import { claimDelivery, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement } from "./finish-attempt";
 import { logDelivery } from "./log-delivery";
@@ -11,7 +13,16 @@ import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
 import { deliverySettings, type DeliverySettings } from "./settings";
 
-export type AttemptResult = { attempted: false; reason: ClaimRefusal } | { attempted: true; outcome: Outcome; settlement: Settlement };
+/**
+ * How long one job run may keep handing its slot to parked deliveries before it lets its worker
+ * go back to the queue (where fresh deliveries of other endpoints wait): the rest are woken as
+ * jobs of their own.
+ */
+export const CHAIN_LIMIT = { attempts: 50, ms: 1_000 };
+
+export type AttemptResult =
+  | { attempted: false; reason: ClaimRefusal }
+  | { attempted: true; outcome: Outcome; settlement: Settlement; chained: number };
 
 export async function attemptDelivery(input: {
   deliveryId: string;
@@ -19,32 +30,55 @@ export async function attemptDelivery(input: {
   trigger: DeliverTrigger;
   /** The graphile-worker job id: the claim is held in its name, so its own re-run may take over. */
   jobId: string;
+  /** This job ran before and its worker died: pick up the deliveries it had claimed. */
+  rerun?: boolean;
   /** Aborts the request in flight (worker shutdown). */
   signal?: AbortSignal;
   settings?: DeliverySettings;
 }): Promise<AttemptResult> {
   const settings = input.settings ?? deliverySettings();
-  const claim = await claimDelivery({ ...input, settings });
-  if (claim.verdict !== "claimed") {
-    if (claim.verdict === "paused" || claim.verdict === "saturated") {
-      logDelivery(input.deliveryId, claim.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
-    }
-    return { attempted: false, reason: claim.verdict };
+  const { jobId, endpointId } = input;
+  let claim: ClaimResult = await claimDelivery({ target: { deliveryId: input.deliveryId }, endpointId, jobId, trigger: input.trigger, settings });
+  if (claim.verdict === "paused" || claim.verdict === "saturated") {
+    logDelivery(input.deliveryId, claim.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
   }
-  const attempt = claim.attempt;
-  if (attempt.tookOver) logDelivery(attempt.deliveryId, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
+  const refusal = claim.verdict === "claimed" ? null : claim.verdict;
 
+  let first: AttemptResult | undefined;
+  let chained = 0;
+  const started = Date.now();
+  for (;;) {
+    if (claim.verdict !== "claimed" && input.rerun && endpointId) {
+      // A chain this job was running when its worker died: deliveries still claimed in its name.
+      claim = await claimDelivery({ target: { orphanOfJob: true }, endpointId, jobId, trigger: "auto", settings });
+    }
+    if (claim.verdict !== "claimed") break;
+    const chain = chained < CHAIN_LIMIT.attempts && Date.now() - started < CHAIN_LIMIT.ms && !input.signal?.aborted;
+    const { outcome, settlement } = await attemptOnce(claim.attempt, { jobId, signal: input.signal, settings, chainNext: chain });
+    first ??= { attempted: true, outcome, settlement, chained: 0 };
+    claim = settlement.next ?? { verdict: "missing" };
+    if (claim.verdict === "claimed") chained++;
+  }
+  if (!first) return { attempted: false, reason: refusal ?? "missing" };
+  return { ...first, chained } as AttemptResult;
+}
+
+async function attemptOnce(
+  attempt: ClaimedAttempt,
+  options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; chainNext: boolean },
+): Promise<{ outcome: Outcome; settlement: Settlement }> {
+  if (attempt.tookOver) logDelivery(attempt.deliveryId, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
   try {
     const outboundSecret = attempt.outboundSecretEncrypted ? decryptSecret(attempt.outboundSecretEncrypted) : null;
     const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: attempt.deliveryId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
-    send = await sendToDestination({ url: attempt.destinationUrl, headers, body: attempt.body, timeoutMs: attempt.timeoutMs, signal: input.signal });
+    send = await sendToDestination({ url: attempt.destinationUrl, headers, body: attempt.body, timeoutMs: attempt.timeoutMs, signal: options.signal });
   } catch (error) {
     // The endpoint's outbound secret cannot be read or used: nothing was sent, and retrying will not help.
     send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, durationMs: 0 };
   }
   const outcome = classifyOutcome(send.result);
-  const settlement = await finishAttempt({ attempt, jobId: input.jobId, send, outcome, settings });
+  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, chainNext: options.chainNext });
 
   const answer = send.result.kind === "response" ? `HTTP ${send.result.statusCode}` : send.result.kind;
   const then =
@@ -54,5 +88,5 @@ export async function attemptDelivery(input: {
   const note = settlement.applied ? "" : " (the delivery was buried meanwhile; only the attempt was recorded)";
   const level = settlement.status === "delivered" ? "info" : "problem";
   logDelivery(attempt.deliveryId, `attempt #${attempt.attemptNumber} (${attempt.trigger}) → ${answer} in ${send.durationMs} ms; ${then}${note}`, level);
-  return { attempted: true, outcome, settlement };
+  return { outcome, settlement };
 }

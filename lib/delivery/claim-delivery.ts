@@ -1,10 +1,13 @@
 // The first half of an attempt: in one short transaction under the endpoint's slot lock, decide
 // whether this job may attempt the delivery now, and if so mark it `delivering` (with a lease in
-// the job's name), count the attempt and open its attempts row. Raw SQL: this is the hot path.
+// the job's name) and count the attempt (its attempts row is written when it ends, in one insert);
+// if the endpoint is paused or full,
+// park the delivery (pending, no job) until a slot frees. Raw SQL: this is the hot path.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { lockEndpointSlots, rawRunner } from "./endpoint-slots";
+import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
 /** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked. */
@@ -14,7 +17,8 @@ export interface ClaimedAttempt {
   deliveryId: string;
   organizationId: string;
   endpointId: string;
-  attemptId: string;
+  /** When the attempt began (the database's clock); its attempts row is written when it ends. */
+  startedAt: Date;
   /** 1-based, over the delivery's whole life (x-inbox-attempt). */
   attemptNumber: number;
   /** Attempts since the last replay, this one included; maxAttempts counts these. */
@@ -33,11 +37,12 @@ export interface ClaimedAttempt {
 
 export type ClaimResult = { verdict: "claimed"; attempt: ClaimedAttempt } | { verdict: ClaimRefusal };
 
-interface ClaimRow {
+export interface ClaimRow {
   verdict: ClaimRefusal | "claim";
   took_over: boolean;
+  delivery_id: string;
   organization_id: string | null;
-  attempt_id: string | null;
+  started_at: Date | null;
   attempt_count: number | null;
   auto_attempt_count: number | null;
   trigger: DeliverTrigger | null;
@@ -52,112 +57,122 @@ interface ClaimRow {
 
 const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
 
-export async function claimDelivery(input: {
-  deliveryId: string;
-  endpointId?: string;
+/**
+ * Which delivery to claim: the job's own; the endpoint's oldest parked one (a finishing attempt
+ * handing its slot straight on); or one this job claimed in an earlier run that died (a chain).
+ */
+export type ClaimTarget = { deliveryId: string } | { nextParked: true } | { orphanOfJob: true };
+
+export interface ClaimInput {
+  target: ClaimTarget;
+  endpointId: string;
   jobId: string;
   trigger: DeliverTrigger;
   settings: DeliverySettings;
-  sql?: postgres.Sql;
-}): Promise<ClaimResult> {
-  const sql = input.sql ?? getSql();
-  const { deliveryId, jobId, settings } = input;
-  let endpointId = input.endpointId;
-  if (!endpointId) {
-    const [row] = await sql<{ endpoint_id: string }[]>`select endpoint_id from deliveries where id = ${deliveryId}`;
-    if (!row) return { verdict: "missing" };
-    endpointId = row.endpoint_id;
-  }
+}
+
+/**
+ * The claim statement (one statement, so one snapshot: run it after the endpoint's slot lock).
+ * The delivery row is locked first, so a concurrent replay or bury is seen in its committed
+ * state. Data-modifying CTEs always run, read or not.
+ */
+export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgres.TransactionSql, input: ClaimInput) {
+  const { target, endpointId, jobId, settings } = input;
   const leaseMarginSeconds = settings.leaseMarginMs / 1000;
-  const rows = await sql.begin(async (tx) => {
-    await lockEndpointSlots(rawRunner(tx), endpointId);
-    // One statement, so one snapshot taken after the lock: every claim of this endpoint that
-    // committed before is counted. The delivery row is locked first, so a concurrent replay or
-    // bury is seen in its committed state. (Data-modifying CTEs always run, read or not.)
-    return tx<ClaimRow[]>`
-      with cur as (
-        select d.id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at
-        from deliveries d where d.id = ${deliveryId} and d.endpoint_id = ${endpointId}
-        for update
-      ),
-      ep as (
-        select e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
-        from endpoints e where e.id = ${endpointId}
-      ),
-      busy as (
-        select count(*)::int as n from deliveries b
-        where b.endpoint_id = ${endpointId} and b.status = 'delivering' and b.lease_expires_at > now() and b.id <> ${deliveryId}
-      ),
-      verdict as (
-        select
-          case
-            when cur.status in ('delivered', 'dead') then 'settled'
-            when cur.status = 'delivering' and cur.claimed_by_job is distinct from ${jobId}
-              and cur.lease_expires_at > now() then 'in_flight'
-            when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
-            when ep.paused then 'paused'
-            when busy.n >= ${settings.endpointConcurrency} then 'saturated'
-            else 'claim'
-          end as verdict,
-          cur.status = 'delivering' as took_over
-        from cur, ep, busy
-      ),
-      interrupted as (
-        update attempts a set error = ${INTERRUPTED}
-        from verdict
-        where verdict.took_over and verdict.verdict in ('claim', 'paused', 'saturated')
-          and a.delivery_id = ${deliveryId} and a.duration_ms is null and a.status_code is null and a.error is null
-        returning a.id
-      ),
-      claimed as (
-        update deliveries d set
-          status = 'delivering',
-          claimed_by_job = ${jobId},
-          lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + ${leaseMarginSeconds}),
-          attempt_count = d.attempt_count + 1,
-          auto_attempt_count = d.auto_attempt_count + 1,
-          parked_at = null,
-          next_attempt_at = null,
-          updated_at = now()
-        from verdict, ep
-        where d.id = ${deliveryId} and verdict.verdict = 'claim'
-        returning d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body
-      ),
-      opened as (
-        insert into attempts (organization_id, delivery_id, number, trigger, started_at)
-        select c.organization_id, c.id, c.attempt_count,
-          -- The first attempt after a replay is the replay's, whichever job makes it.
-          case when c.auto_attempt_count = 1 and (c.attempt_count > 1 or ${input.trigger} = 'replay') then 'replay' else 'auto' end,
-          clock_timestamp()
-        from claimed c
-        returning id, trigger
-      ),
-      parked as (
-        update deliveries d set
-          status = 'pending', claimed_by_job = null, lease_expires_at = null,
-          parked_at = coalesce(d.parked_at, now()), next_attempt_at = null, updated_at = now()
-        from verdict
-        where d.id = ${deliveryId} and verdict.verdict in ('paused', 'saturated')
-        returning d.id
-      )
-      select verdict.verdict, verdict.took_over,
-        claimed.organization_id, opened.id::text as attempt_id, claimed.attempt_count, claimed.auto_attempt_count,
-        opened.trigger, claimed.headers, claimed.body,
-        ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
-      from verdict cross join ep
-      left join claimed on true
-      left join opened on true`;
-  });
+  const cur =
+    "deliveryId" in target
+      ? tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
+           from deliveries d where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId}
+           for update`
+      : "nextParked" in target
+        ? tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
+             from deliveries d where d.endpoint_id = ${endpointId} and d.parked_at is not null and d.status = 'pending'
+             order by d.received_at, d.id limit 1
+             for update skip locked`
+        : tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
+             from deliveries d where d.endpoint_id = ${endpointId} and d.status = 'delivering' and d.claimed_by_job = ${jobId}
+             order by d.received_at, d.id limit 1
+             for update skip locked`;
+  // A delivery handed a slot from the parked list is not parked again when there is none after all.
+  const parkable = "nextParked" in target ? tx`false` : tx`true`;
+  return tx<ClaimRow[]>`
+    with cur as (${cur}),
+    ep as (
+      select e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+      from endpoints e where e.id = ${endpointId}
+    ),
+    busy as (
+      select count(*)::int as n from deliveries b
+      where b.endpoint_id = ${endpointId} and b.status = 'delivering' and b.lease_expires_at > now()
+        and b.id <> all (select id from cur)
+    ),
+    verdict as (
+      select cur.id,
+        case
+          when cur.status in ('delivered', 'dead') then 'settled'
+          when cur.status = 'delivering' and cur.claimed_by_job is distinct from ${jobId}
+            and cur.lease_expires_at > now() then 'in_flight'
+          when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
+          when ep.paused then 'paused'
+          when busy.n >= ${settings.endpointConcurrency} then 'saturated'
+          else 'claim'
+        end as verdict,
+        cur.status = 'delivering' as took_over
+      from cur, ep, busy
+    ),
+    -- The attempt a dead worker was making (claimed at updated_at) is recorded as interrupted.
+    interrupted as (
+      insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
+      select cur.organization_id, cur.id, cur.attempt_count, 'auto', cur.updated_at, ${INTERRUPTED}
+      from verdict join cur on cur.id = verdict.id
+      where verdict.took_over and verdict.verdict in ('claim', 'paused', 'saturated')
+      returning id
+    ),
+    claimed as (
+      update deliveries d set
+        status = 'delivering',
+        claimed_by_job = ${jobId},
+        lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + ${leaseMarginSeconds}),
+        attempt_count = d.attempt_count + 1,
+        auto_attempt_count = d.auto_attempt_count + 1,
+        parked_at = null,
+        next_attempt_at = null,
+        updated_at = now()
+      from verdict, ep
+      where d.id = verdict.id and verdict.verdict = 'claim'
+      returning d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+        -- The first attempt after a replay is the replay's, whichever job makes it.
+        case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or ${input.trigger} = 'replay') then 'replay' else 'auto' end as trigger,
+        clock_timestamp() as started_at
+    ),
+    parked as (
+      update deliveries d set
+        status = 'pending', claimed_by_job = null, lease_expires_at = null,
+        parked_at = coalesce(d.parked_at, now()), next_attempt_at = null, updated_at = now()
+      from verdict
+      where d.id = verdict.id and verdict.verdict in ('paused', 'saturated') and ${parkable}
+      returning d.id
+    )
+    select verdict.verdict, verdict.took_over, verdict.id as delivery_id,
+      claimed.organization_id, claimed.attempt_count, claimed.auto_attempt_count, claimed.trigger, claimed.started_at,
+      claimed.headers, claimed.body,
+      ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
+    from verdict cross join ep
+    left join claimed on true`;
+}
+
+/** What a claim statement's row means. */
+export function claimResult(rows: readonly ClaimRow[], endpointId: string): ClaimResult {
   const row = rows[0];
   if (!row) return { verdict: "missing" };
   if (row.verdict !== "claim") return { verdict: row.verdict };
   return {
     verdict: "claimed",
     attempt: {
-      deliveryId,
+      deliveryId: row.delivery_id,
       organizationId: row.organization_id!,
       endpointId,
-      attemptId: row.attempt_id!,
+      startedAt: row.started_at!,
       attemptNumber: row.attempt_count!,
       seriesNumber: row.auto_attempt_count!,
       trigger: row.trigger!,
@@ -171,4 +186,30 @@ export async function claimDelivery(input: {
       tookOver: row.took_over,
     },
   };
+}
+
+/** Claims a delivery for this job in one short transaction under the endpoint's slot lock (one round trip). */
+export async function claimDelivery(input: {
+  target: ClaimTarget;
+  endpointId?: string;
+  jobId: string;
+  trigger: DeliverTrigger;
+  settings: DeliverySettings;
+  sql?: postgres.Sql;
+}): Promise<ClaimResult> {
+  const sql = input.sql ?? getSql();
+  let endpointId = input.endpointId;
+  if (!endpointId) {
+    if (!("deliveryId" in input.target)) throw new Error("claimDelivery needs the endpoint id for this target");
+    const [row] = await sql<{ endpoint_id: string }[]>`select endpoint_id from deliveries where id = ${input.target.deliveryId}`;
+    if (!row) return { verdict: "missing" };
+    endpointId = row.endpoint_id;
+  }
+  const claim: ClaimInput = { ...input, endpointId };
+  const [, , rows] = await pipelinedTransaction<[unknown, void, ClaimRow[]]>(sql, (tx) => [
+    tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+    lockEndpointSlots(rawRunner(tx), endpointId),
+    claimStatement(tx, claim).execute(),
+  ]);
+  return claimResult(rows, endpointId);
 }

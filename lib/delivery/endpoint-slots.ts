@@ -3,22 +3,30 @@
 // advisory lock, so a delivery parked because the endpoint was full is always seen by the attempt
 // that frees a slot: no wake-up is lost, and no job spins waiting for a slot.
 //
+// DURABILITY: the worker's claim and finish transactions commit with synchronous_commit = off, so
+// the endpoint's lock is not held through a WAL flush. That is safe because graphile-worker then
+// completes the job with an ordinary (flushed) commit: WAL is flushed in order, so once the job's
+// completion is durable, so is the outcome recorded before it; if the database crashes before
+// that, the job is still there and runs again (takeover), which at-least-once allows.
+//
 // The statements are written once, as drizzle `sql`, and run either in a drizzle transaction
-// (tenant verbs: resume) or on a raw postgres.js transaction (the worker's hot path).
+// (tenant verbs: resume) or on a raw postgres.js connection (the worker's hot path).
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobSpec, type JobSpec } from "@/jobs/enqueue";
+import { deliverJobKey, deliverJobSpec } from "@/jobs/enqueue";
 
 export type Runner = (query: SQL) => Promise<readonly Record<string, unknown>[]>;
 
 const dialect = new PgDialect();
 
-export function rawRunner(tx: postgres.TransactionSql): Runner {
+/** Runs on a raw postgres.js connection; each query is sent at once, in call order (see pipelined-transaction.ts). */
+export function rawRunner(tx: postgres.Sql | postgres.ReservedSql | postgres.TransactionSql): Runner {
   return (query) => {
     const compiled = dialect.sqlToQuery(query);
-    return tx.unsafe(compiled.sql, compiled.params as postgres.ParameterOrJSON<never>[]);
+    // Prepared: the worker runs the same few statements thousands of times a second.
+    return tx.unsafe(compiled.sql, compiled.params as postgres.ParameterOrJSON<never>[], { prepare: true }).execute();
   };
 }
 
@@ -33,33 +41,58 @@ export async function lockEndpointSlots(run: Runner, endpointId: string): Promis
 
 /**
  * Unparks the endpoint's oldest parked deliveries, as many as it has free slots (none while it is
- * paused), and returns their job specs for the caller to enqueue in the same transaction. Call
- * with the slot lock held; `except` is a delivery the caller is finishing (its slot is free).
+ * paused), and enqueues their jobs in the same statement (so a pipelined transaction needs no
+ * second round trip). Call with the slot lock held; `except` is a delivery the caller is
+ * finishing (its slot is free). Returns the woken deliveries' ids.
  */
 export async function wakeParkedDeliveries(
   run: Runner,
   input: { endpointId: string; concurrency: number; except?: string | null },
-): Promise<JobSpec[]> {
+): Promise<string[]> {
   const except = input.except ?? "";
-  const rows = (await run(sql`
-    with free as (
-      select greatest(0, ${input.concurrency}::int - count(*))::int as n from deliveries
-      where endpoint_id = ${input.endpointId} and status = 'delivering' and lease_expires_at > now() and id <> ${except}
-    ),
-    pick as (
+  // The job spec's constant parts come from deliverJobSpec, so there is one definition of a deliver job.
+  const auto = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "auto" });
+  const replay = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "replay" });
+  // The free slots are only counted when something is parked (the usual answer is no: the
+  // subqueries of the CASE are evaluated on first use). add_jobs NOTIFYs, so it runs only when
+  // something was woken.
+  const [row] = (await run(sql`
+    with pick as (
       select d.id from deliveries d
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null and d.status = 'pending' and d.id <> ${except}
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.received_at, d.id
-      limit (select n from free)
+      limit (
+        case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
+        then (
+          select greatest(0, ${input.concurrency}::int - count(*))::int from deliveries b
+          where b.endpoint_id = ${input.endpointId} and b.status = 'delivering' and b.lease_expires_at > now() and b.id <> ${except}
+        )
+        else 0 end
+      )
       for update skip locked
+    ),
+    woken as (
+      update deliveries d set parked_at = null, updated_at = now()
+      from pick where d.id = pick.id
+      -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
+      returning d.id, (d.auto_attempt_count = 0 and d.attempt_count > 0) as replay
+    ),
+    specs as (
+      select array_agg(json_populate_record(null::graphile_worker.job_spec, json_build_object(
+        'identifier', ${auto.identifier}::text,
+        'payload', json_build_object('deliveryId', w.id, 'endpointId', ${input.endpointId}::text,
+                                     'trigger', case when w.replay then 'replay' else 'auto' end),
+        'job_key', ${deliverJobKey("")}::text || w.id,
+        'priority', case when w.replay then ${replay.priority}::int else ${auto.priority}::int end,
+        'max_attempts', ${auto.max_attempts}::int
+      ))) as list
+      from woken w
     )
-    update deliveries d set parked_at = null, updated_at = now()
-    from pick where d.id = pick.id
-    returning d.id, d.attempt_count, d.auto_attempt_count`)) as { id: string; attempt_count: number; auto_attempt_count: number }[];
-  return rows.map((row) => {
-    // A replayed delivery parked before its replay attempt keeps its place in the replay lane.
-    const replay = row.auto_attempt_count === 0 && row.attempt_count > 0;
-    return deliverJobSpec({ deliveryId: row.id, endpointId: input.endpointId, trigger: replay ? "replay" : "auto" });
-  });
+    select coalesce((select array_agg(id) from woken), '{}') as ids,
+      (select count(*) from (select graphile_worker.add_jobs(specs.list) from specs where specs.list is not null) added)::int as enqueued`)) as {
+    ids: string[];
+    enqueued: number;
+  }[];
+  return row?.ids ?? [];
 }

@@ -1,17 +1,20 @@
 // The second half of an attempt: record its result and move the delivery on (delivered, retry at
 // the backoff, or dead), in one transaction under the endpoint's slot lock, together with the
-// retry's job and the wake-up of deliveries parked behind this attempt's slot.
+// retry's job and the wake-up (and jobs) of deliveries parked behind this attempt's slot.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { deliverJobSpec, enqueueRaw, type JobSpec } from "@/jobs/enqueue";
-import type { ClaimedAttempt } from "./claim-delivery";
+import { deliverJobSpec } from "@/jobs/enqueue";
+import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
 import { lockEndpointSlots, rawRunner, wakeParkedDeliveries } from "./endpoint-slots";
+import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
 import type { SendOutput } from "./send-to-destination";
 import type { DeliverySettings } from "./settings";
 
 export interface Settlement {
+  /** With `chainNext`: the endpoint's oldest parked delivery, claimed by this job in the same transaction. */
+  next: ClaimResult | null;
   status: "delivered" | "pending" | "dead";
   nextAttemptAt: Date | null;
   reason: string | null;
@@ -47,6 +50,11 @@ export async function finishAttempt(input: {
   send: SendOutput;
   outcome: Outcome;
   settings: DeliverySettings;
+  /**
+   * Hand this attempt's slot straight to the endpoint's oldest parked delivery, claimed for this
+   * same job (no job to add, fetch and run); the remaining free slots are woken as usual.
+   */
+  chainNext?: boolean;
   sql?: postgres.Sql;
 }): Promise<Settlement> {
   const { attempt, jobId, send, outcome, settings } = input;
@@ -54,47 +62,59 @@ export async function finishAttempt(input: {
   const next = settle(attempt, outcome, new Date());
   const statusCode = send.result.kind === "response" ? send.result.statusCode : null;
   const attemptError = outcome.kind === "delivered" ? null : (next.reason ?? null);
-  return sql.begin(async (tx) => {
+  // Known before the statement runs: the retry's job, added in SQL only if the move applied.
+  const retry =
+    next.status === "pending"
+      ? JSON.stringify([deliverJobSpec({ deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, trigger: "auto", runAt: next.nextAttemptAt })])
+      : null;
+  // One round trip (pipelined-transaction.ts), the lock first.
+  const [, , [row], chained, woken] = await pipelinedTransaction<[unknown, void, { applied: boolean }[], ClaimRow[] | null, string[]]>(sql, (tx) => {
     const run = rawRunner(tx);
-    await lockEndpointSlots(run, attempt.endpointId);
-    const [row] = await tx<{ applied: boolean }[]>`
-      with recorded as (
-        update attempts set duration_ms = ${send.durationMs}, status_code = ${statusCode},
-          response_body = ${send.responseBody}, error = ${attemptError}
-        where id = ${attempt.attemptId}
-      ),
-      cur as (
-        select id, status, claimed_by_job from deliveries where id = ${attempt.deliveryId} for update
-      ),
-      moved as (
-        update deliveries d set
-          status = ${next.status},
-          last_status_code = ${statusCode},
-          last_error = ${next.reason},
-          next_attempt_at = ${next.nextAttemptAt},
-          delivered_at = case when ${next.status} = 'delivered' then now() else d.delivered_at end,
-          auto_attempt_count = d.auto_attempt_count - ${next.uncount},
-          claimed_by_job = null, lease_expires_at = null, updated_at = now()
-        from cur
-        where d.id = cur.id and cur.claimed_by_job = ${jobId}
-          -- A bury during the attempt stands, unless the destination took it after all.
-          and (cur.status = 'delivering' or (cur.status = 'dead' and ${next.status} = 'delivered'))
-        returning d.id
-      )
-      select exists (select 1 from moved) as applied`;
-    const applied = row?.applied ?? false;
-    const specs: JobSpec[] = [];
-    if (applied && next.status === "pending") {
-      specs.push(deliverJobSpec({ deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, trigger: "auto", runAt: next.nextAttemptAt }));
-    }
-    const woken = await wakeParkedDeliveries(run, {
-      endpointId: attempt.endpointId,
-      concurrency: settings.endpointConcurrency,
-      except: attempt.deliveryId,
-    });
-    specs.push(...woken);
-    // One add_jobs for the retry and the wake-ups: each call NOTIFYs (STACK-NOTES 5).
-    await enqueueRaw(tx, specs);
-    return { status: next.status, nextAttemptAt: next.nextAttemptAt, reason: next.reason, applied, woken: woken.length };
+    return [
+      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      lockEndpointSlots(run, attempt.endpointId),
+      tx<{ applied: boolean }[]>`
+        with recorded as (
+          insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
+          values (${attempt.organizationId}, ${attempt.deliveryId}, ${attempt.attemptNumber}, ${attempt.trigger}, ${attempt.startedAt},
+            ${send.durationMs}, ${statusCode}, ${send.responseBody}, ${attemptError})
+        ),
+        cur as (
+          select id, status, claimed_by_job from deliveries where id = ${attempt.deliveryId} for update
+        ),
+        moved as (
+          update deliveries d set
+            status = ${next.status},
+            last_status_code = ${statusCode},
+            last_error = ${next.reason},
+            next_attempt_at = ${next.nextAttemptAt},
+            delivered_at = case when ${next.status} = 'delivered' then now() else d.delivered_at end,
+            auto_attempt_count = d.auto_attempt_count - ${next.uncount},
+            claimed_by_job = null, lease_expires_at = null, updated_at = now()
+          from cur
+          where d.id = cur.id and cur.claimed_by_job = ${jobId}
+            -- A bury during the attempt stands, unless the destination took it after all.
+            and (cur.status = 'delivering' or (cur.status = 'dead' and ${next.status} = 'delivered'))
+          returning d.id
+        )
+        select exists (select 1 from moved) as applied,
+          (select count(*) from (
+            select graphile_worker.add_jobs(array(
+              select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${retry}::text::json) spec))
+            from moved where ${retry}::text is not null
+          ) enqueued)::int as retried`.execute(),
+      input.chainNext
+        ? claimStatement(tx, { target: { nextParked: true }, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()
+        : Promise.resolve(null),
+      wakeParkedDeliveries(run, { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency, except: attempt.deliveryId }),
+    ];
   });
+  return {
+    status: next.status,
+    nextAttemptAt: next.nextAttemptAt,
+    reason: next.reason,
+    applied: row?.applied ?? false,
+    woken: woken.length,
+    next: chained ? claimResult(chained, attempt.endpointId) : null,
+  };
 }

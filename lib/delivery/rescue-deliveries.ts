@@ -17,13 +17,14 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   const lapsed = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
       with lost as (
-        select id from deliveries
+        select id, organization_id, attempt_count, updated_at from deliveries
         where status = 'delivering' and lease_expires_at < now() - make_interval(secs => ${LAPSED_GRACE_SECONDS})
         for update skip locked
       ),
       interrupted as (
-        update attempts a set error = 'interrupted: the attempt was lost (its job ended without an outcome)'
-        from lost where a.delivery_id = lost.id and a.duration_ms is null and a.status_code is null and a.error is null
+        insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
+        select organization_id, id, attempt_count, 'auto', updated_at, 'interrupted: the attempt was lost (its job ended without an outcome)'
+        from lost
       )
       update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
       from lost where d.id = lost.id
@@ -36,15 +37,13 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   let woken = 0;
   const parked = await sql<{ endpoint_id: string }[]>`select distinct endpoint_id from deliveries where parked_at is not null`;
   for (const { endpoint_id: endpointId } of parked) {
-    const specs = await sql.begin(async (tx) => {
+    const ids = await sql.begin(async (tx) => {
       const run = rawRunner(tx);
       await lockEndpointSlots(run, endpointId);
-      const found = await wakeParkedDeliveries(run, { endpointId, concurrency: endpointConcurrency });
-      await enqueueRaw(tx, found);
-      return found;
+      return wakeParkedDeliveries(run, { endpointId, concurrency: endpointConcurrency });
     });
-    for (const spec of specs) logDelivery(String(spec.payload.deliveryId), "woken by the rescue sweep");
-    woken += specs.length;
+    for (const id of ids) logDelivery(id, "woken by the rescue sweep");
+    woken += ids.length;
   }
   return { lapsed: lapsed.length, woken };
 }

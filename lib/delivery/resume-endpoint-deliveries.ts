@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
-import { enqueue } from "@/jobs/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { drizzleRunner, lockEndpointSlots, wakeParkedDeliveries } from "./endpoint-slots";
@@ -21,8 +20,7 @@ export async function resumeEndpointDeliveries({ ctx, input }: { ctx: Ctx; input
     if (!endpoint) throw new NotFoundError("Endpoint");
     const run = drizzleRunner(tx.db);
     await lockEndpointSlots(run, endpoint.id);
-    const specs = await wakeParkedDeliveries(run, { endpointId: endpoint.id, concurrency: deliverySettings().endpointConcurrency });
-    await enqueue(tx.db, specs);
-    return { woken: specs.length };
+    const woken = await wakeParkedDeliveries(run, { endpointId: endpoint.id, concurrency: deliverySettings().endpointConcurrency });
+    return { woken: woken.length };
   });
 }

@@ -36,6 +36,21 @@ export interface SendInput {
   signal?: AbortSignal;
 }
 
+// graphile-worker hands every job the pool's one AbortSignal: one listener per signal, fanned out
+// to the requests in flight, instead of one listener per request (Node warns past ten).
+const abortCallbacks = new WeakMap<AbortSignal, Set<() => void>>();
+function whenAborted(signal: AbortSignal, callback: () => void): () => void {
+  let callbacks = abortCallbacks.get(signal);
+  if (!callbacks) {
+    const set = new Set<() => void>();
+    callbacks = set;
+    abortCallbacks.set(signal, set);
+    signal.addEventListener("abort", () => set.forEach((fn) => fn()), { once: true });
+  }
+  callbacks.add(callback);
+  return () => callbacks.delete(callback);
+}
+
 class SendError extends Error {
   constructor(
     readonly kind: Exclude<SendResult["kind"], "response">,
@@ -90,18 +105,22 @@ function sendOnce(input: SendInput, deadline: number): Promise<{ result: SendRes
   return new Promise((resolve) => {
     const checked = refusedUrl(input.url);
     if ("error" in checked) return resolve({ result: { kind: checked.error.kind, message: checked.error.message }, responseBody: null, retryable: false });
+    if (input.signal?.aborted) {
+      return resolve({ result: { kind: "interrupted", message: "the worker shut down before the attempt" }, responseBody: null, retryable: false });
+    }
     const { url } = checked;
     const protocol = url.protocol as "http:" | "https:";
     let settled = false;
     let answer: Extract<SendResult, { kind: "response" }> | undefined;
     const chunks: Buffer[] = [];
     let kept = 0;
+    let forgetAbort = () => {};
 
     const finish = (result: SendResult, retryable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      input.signal?.removeEventListener("abort", onAbort);
+      forgetAbort();
       resolve({ result, responseBody: snippet(chunks), retryable });
     };
 
@@ -130,8 +149,7 @@ function sendOnce(input: SendInput, deadline: number): Promise<{ result: SendRes
       else finish({ kind: "interrupted", message: "the worker shut down during the attempt" });
       request.destroy();
     };
-    if (input.signal?.aborted) return onAbort();
-    input.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input.signal) forgetAbort = whenAborted(input.signal, onAbort);
 
     request.on("error", (error: NodeJS.ErrnoException) => {
       if (answer) return finish(answer);

@@ -1,0 +1,68 @@
+// The per-minute safety net: deliveries that lost their job get one again.
+import { beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "@/db";
+import { useTestDatabase } from "@/test/db";
+import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { rescueDeliveries } from "./rescue-deliveries";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+process.env.DELIVERY_LOG = "problems";
+
+let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
+beforeAll(async () => {
+  org = await createOrganizationFixture();
+});
+
+async function jobs(id: string) {
+  const [row] = await getSql()`select count(*)::int as n from graphile_worker.jobs where key = ${`deliver:${id}`}`;
+  return row!.n;
+}
+
+describe("re-enqueues a claim that lapsed without an outcome", () => {
+  it("puts it back to pending with a job and records the lost attempt", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
+    await getSql()`
+      update deliveries set status = 'delivering', claimed_by_job = '777', attempt_count = 1, auto_attempt_count = 1,
+        lease_expires_at = now() - interval '5 minutes', updated_at = now() - interval '6 minutes'
+      where id = ${id}`;
+    const result = await rescueDeliveries();
+    expect(result.lapsed).toBeGreaterThanOrEqual(1);
+    const [row] = await getSql()`select status, claimed_by_job, lease_expires_at from deliveries where id = ${id}`;
+    expect(row).toEqual({ status: "pending", claimed_by_job: null, lease_expires_at: null });
+    expect(await jobs(id)).toBe(1);
+    const attempts = await getSql()`select number, error from attempts where delivery_id = ${id}`;
+    expect(attempts).toEqual([{ number: 1, error: "interrupted: the attempt was lost (its job ended without an outcome)" }]);
+  });
+
+  it("leaves a claim whose lease still runs", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
+    await getSql()`update deliveries set status = 'delivering', claimed_by_job = '778', lease_expires_at = now() + interval '30 seconds' where id = ${id}`;
+    await rescueDeliveries();
+    const [row] = await getSql()`select status from deliveries where id = ${id}`;
+    expect(row!.status).toBe("delivering");
+    expect(await jobs(id)).toBe(0);
+  });
+});
+
+describe("wakes parked deliveries whose endpoint has room", () => {
+  it("gives the oldest parked deliveries jobs, up to the free slots, and none while paused", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const ids = [];
+    for (let i = 0; i < 12; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id);
+    await getSql()`update deliveries set parked_at = now() where id = any(${ids})`;
+    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await rescueDeliveries();
+    for (const id of ids) expect(await jobs(id)).toBe(0);
+
+    await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
+    await rescueDeliveries();
+    const woken = (await Promise.all(ids.map(jobs))).reduce((sum, n) => sum + n, 0);
+    expect(woken).toBe(10); // the default cap
+    const [left] = await getSql()`select count(*)::int as n from deliveries where endpoint_id = ${endpoint.id} and parked_at is not null`;
+    expect(left!.n).toBe(2);
+  });
+});
