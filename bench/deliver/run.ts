@@ -212,6 +212,12 @@ async function main() {
   try {
     await migrateDatabase(databaseUrl);
     if (process.env.BENCH_LOG_STATEMENTS) await admin.unsafe(`alter database "${databaseName}" set log_min_duration_statement = 0`);
+    if (process.env.BENCH_EXPLAIN_SLOW_MS) {
+      await admin.unsafe(`alter database "${databaseName}" set session_preload_libraries = 'auto_explain'`);
+      await admin.unsafe(`alter database "${databaseName}" set auto_explain.log_min_duration = ${Number(process.env.BENCH_EXPLAIN_SLOW_MS)}`);
+      await admin.unsafe(`alter database "${databaseName}" set auto_explain.log_analyze = on`);
+      await admin.unsafe(`alter database "${databaseName}" set auto_explain.log_nested_statements = on`);
+    }
     // What the search indexes cost the worker: every state change rewrites the row and all its index entries.
     if (process.env.BENCH_DROP_SEARCH_INDEXES) await getSql().unsafe(`drop index if exists deliveries_body_trgm_idx; drop index if exists deliveries_event_type_trgm_idx`);
     console.log(`bench/deliver: ${TOTAL} stored deliveries (~1 KB), a local destination answering 200 at once, the real worker process`);

@@ -18,6 +18,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { attemptDelivery } from "./attempt-delivery";
 import { buryDelivery } from "./bury-delivery";
 import { claimDelivery } from "./claim-delivery";
+import { finishAttempt } from "./finish-attempt";
 import { getDelivery } from "./get-delivery";
 import { replayDelivery } from "./replay-delivery";
 import { deliverySettings } from "./settings";
@@ -385,5 +386,41 @@ describe("takes over an attempt its own job began before dying", () => {
       [2, 200, null],
     ]);
     expect(dest.requests[0]!.headers["x-inbox-attempt"]).toBe("2");
+  });
+});
+
+describe("hands a freed slot straight to the endpoint's oldest parked delivery", () => {
+  it("delivers parked deliveries in the same job run, and a re-run job finishes a chain its dead worker began", async () => {
+    const dest = await destination();
+    const endpoint = await createEndpointFixture(org.ctx, dest.url);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id);
+    await getSql()`update deliveries set parked_at = now() where id = any(${ids.slice(1)})`;
+    const settings = deliverySettings();
+    // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
+    const claim = await claimDelivery({ target: { deliveryId: ids[0]! }, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
+    if (claim.verdict !== "claimed") throw new Error(claim.verdict);
+    const settlement = await finishAttempt({
+      attempt: claim.attempt,
+      jobId: "5150",
+      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
+      outcome: { kind: "delivered" },
+      settings,
+      chainNext: true,
+    });
+    expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: ids[1] } });
+    expect((await read(ids[1]!)).status).toBe("delivering");
+    // ...then the worker dies. The same job, run again, finds its own delivery done and takes over the chain.
+    const result = await attemptDelivery({ deliveryId: ids[0]!, endpointId: endpoint.id, trigger: "auto", jobId: "5150", rerun: true });
+    expect(result.attempted).toBe(true);
+    const taken = await read(ids[1]!);
+    expect(taken.status).toBe("delivered");
+    expect(taken.attempts.map((a) => [a.number, a.statusCode, a.error])).toEqual([
+      [1, null, "interrupted: the worker stopped during this attempt, so its outcome is unknown"],
+      [2, 200, null],
+    ]);
+    // The chain went on to the last parked delivery in the same run.
+    expect((await read(ids[2]!)).status).toBe("delivered");
+    expect(await jobsFor(ids[2]!)).toBe(0);
   });
 });

@@ -30,6 +30,11 @@ describe("retries what may pass later", () => {
     });
   });
 
+  it("keeps a redirect's query string (it may hold a token) out of the reason", () => {
+    const outcome = response(301, { location: "https://example.com/hook?token=s3cret#x" });
+    expect(outcome).toMatchObject({ kind: "retry", reason: "HTTP 301 Moved Permanently: redirect to https://example.com/hook not followed" });
+  });
+
   it("retries timeouts and connection errors", () => {
     expect(classifyOutcome({ kind: "timeout", message: "no answer within 100 ms" })).toMatchObject({ kind: "retry", reason: "no answer within 100 ms" });
     expect(classifyOutcome({ kind: "connection", message: "ECONNREFUSED" })).toMatchObject({ kind: "retry" });

@@ -25,6 +25,11 @@ export type Outcome =
   /** Try again at once, without counting the attempt against maxAttempts. */
   | { kind: "interrupted"; reason: string };
 
+/** A redirect target without its query or fragment, which may carry tokens we must not keep or log. */
+function withoutQuery(location: string): string {
+  return location.replace(/[?#].*$/s, "");
+}
+
 function describeStatus(statusCode: number): string {
   const text = STATUS_CODES[statusCode];
   return text ? `HTTP ${statusCode} ${text}` : `HTTP ${statusCode}`;
@@ -42,7 +47,7 @@ export function classifyOutcome(result: SendResult): Outcome {
         return { kind: "dead", reason: `${reason}: the destination refused it; fix it there, then replay` };
       }
       if (statusCode >= 300 && statusCode < 400) {
-        const where = result.location ? ` to ${result.location.slice(0, 300)}` : "";
+        const where = result.location ? ` to ${withoutQuery(result.location).slice(0, 300)}` : "";
         return { kind: "retry", reason: `${reason}: redirect${where} not followed`, retryAfterMs: null };
       }
       return { kind: "retry", reason, retryAfterMs: result.retryAfterMs };

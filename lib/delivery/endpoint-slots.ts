@@ -59,7 +59,8 @@ export async function wakeParkedDeliveries(
   const [row] = (await run(sql`
     with pick as (
       select d.id from deliveries d
-      where d.endpoint_id = ${input.endpointId} and d.parked_at is not null and d.status = 'pending' and d.id <> ${except}
+      -- Parked implies pending; naming status here would let the planner walk every open delivery (claim-delivery.ts).
+      where d.endpoint_id = ${input.endpointId} and d.parked_at is not null and d.id <> ${except}
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.received_at, d.id
       limit (
