@@ -139,14 +139,13 @@ export const deliveries = pgTable(
     index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
     index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),
     index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
-    // Search `q`: the external id arm; the body arm for bodies too big for the trigram index below.
-    index("deliveries_org_external_id_idx").on(t.organizationId, t.externalId),
+    // Search `q`: bodies too big for the trigram index below.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
     // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
     index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
     // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
-    // adds pg_trgm and the GIN trigram indexes deliveries_body_trgm_idx (encode(body, 'escape'), size_bytes <= 65536)
-    // and deliveries_event_type_trgm_idx.
+    // adds pg_trgm and the GIN trigram indexes deliveries_body_trgm_idx (encode(body, 'escape') of delivered and dead
+    // deliveries up to 64 KiB) and deliveries_event_type_trgm_idx.
   ],
 );
 

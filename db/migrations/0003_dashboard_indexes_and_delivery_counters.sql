@@ -20,6 +20,5 @@ ALTER TABLE "delivery_counters" ADD CONSTRAINT "delivery_counters_organization_i
 CREATE INDEX "deliveries_org_open_idx" ON "deliveries" USING btree ("organization_id","received_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE status in ('pending', 'delivering');--> statement-breakpoint
 CREATE INDEX "deliveries_org_dead_idx" ON "deliveries" USING btree ("organization_id","received_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE status = 'dead';--> statement-breakpoint
 CREATE INDEX "deliveries_org_event_type_idx" ON "deliveries" USING btree ("organization_id","event_type","received_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "deliveries_org_external_id_idx" ON "deliveries" USING btree ("organization_id","external_id");--> statement-breakpoint
 CREATE INDEX "deliveries_org_large_body_idx" ON "deliveries" USING btree ("organization_id","received_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE size_bytes > 65536;--> statement-breakpoint
 CREATE INDEX "deliveries_endpoint_delivered_idx" ON "deliveries" USING btree ("endpoint_id","delivered_at") WHERE delivered_at is not null;

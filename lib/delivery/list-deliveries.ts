@@ -27,16 +27,21 @@ function searchWhere(q: string, d: { externalId: unknown; eventType: unknown; bo
 
 /**
  * The same rows as searchWhere, written so that every arm has an index and PostgreSQL can OR their bitmaps:
- * (organization_id, external_id); the event type's trigrams; for the body, the trigrams of encode(body, 'escape')
- * (bytes inside the body are text inside its escape encoding, so that LIKE is implied by the exact
- * position() test, which stays to decide) and, for bodies too big for that index, their own partial index.
+ * the external id through the unique (endpoint_id, external_id) over the organization's endpoints; the event
+ * type's trigrams; for the body, the trigrams of encode(body, 'escape') (bytes inside the body are text inside
+ * its escape encoding, so that LIKE is implied by the exact position() test, which stays to decide). That
+ * index holds delivered and dead deliveries up to 64 KiB; the backlog (pending, delivering) and bigger
+ * bodies come from their own partial indexes. A delivery's status is one of the four.
  */
-function indexedSearchWhere(q: string): SQL {
+function indexedSearchWhere(organizationId: string, q: string): SQL {
   const escaped = sql`replace(replace(replace(encode(convert_to(${q}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
-  return sql`(${deliveries.externalId} = ${q} or ${deliveries.eventType} ilike ${ilikePattern(q)}
+  const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
+  return sql`((${deliveries.endpointId} = any(array(select e.id from endpoints e where e.organization_id = ${organizationId})) and ${deliveries.externalId} = ${q})
+    or ${deliveries.eventType} ilike ${ilikePattern(q)}
     or (position(convert_to(${q}, 'UTF8') in ${deliveries.body}) > 0
-        and ((${deliveries.sizeBytes} <= ${sql.raw(String(TRIGRAM_MAX_BODY_BYTES))} and encode(${deliveries.body}, 'escape') like '%' || ${escaped} || '%')
-             or ${deliveries.sizeBytes} > ${sql.raw(String(TRIGRAM_MAX_BODY_BYTES))})))`;
+        and ((${deliveries.status} in ('delivered', 'dead') and ${deliveries.sizeBytes} <= ${maxBytes} and encode(${deliveries.body}, 'escape') like '%' || ${escaped} || '%')
+             or ${deliveries.status} in ('pending', 'delivering')
+             or ${deliveries.sizeBytes} > ${maxBytes})))`;
 }
 
 const before = (at: string, id: string) => sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${at}::timestamptz, ${id})`;
@@ -53,7 +58,7 @@ type Row = Awaited<ReturnType<typeof page>>[number];
  * 2. only if the page is not full, ask the indexes for the matches older than that window (a rare word: few
  *    rows to fetch). Together: exactly the first `limit` matches, in order.
  */
-async function search(db: DbOrTx, where: SQL, q: string, limit: number): Promise<Row[]> {
+async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<Row[]> {
   const window = searchWindow();
   const recent = db.select({ ...summaryColumns, cursorAt: cursorAt.as("cursor_at"), body: deliveries.body }).from(deliveries)
     .where(where).orderBy(...newestFirst).limit(window).as("recent");
@@ -64,7 +69,7 @@ async function search(db: DbOrTx, where: SQL, q: string, limit: number): Promise
   const [edge] = await db.select({ id: deliveries.id, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst)
     .offset(window - 1).limit(1);
   if (!edge) return hits;
-  return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(q)), limit - hits.length))];
+  return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(organizationId, q)), limit - hits.length))];
 }
 
 /** Newest first, keyset-paginated on (receivedAt, id) with microsecond precision. */
@@ -72,7 +77,7 @@ export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: Delivery
   const limit = pageLimit(input.limit);
   const cursor = decodeCursor(input.cursor);
   const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
-  const rows = input.q ? await search(ctx.db, where, input.q, limit + 1) : await page(ctx.db, where, limit + 1);
+  const rows = input.q ? await search(ctx.db, ctx.organizationId, where, input.q, limit + 1) : await page(ctx.db, where, limit + 1);
   const last = rows.slice(0, limit).at(-1);
   return {
     data: rows.slice(0, limit).map(presentDeliverySummary) as DeliverySummary[],
