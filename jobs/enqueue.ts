@@ -31,12 +31,19 @@ export function deliverJobKey(deliveryId: string): string {
   return `deliver:${deliveryId}`;
 }
 
-export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null }): JobSpec {
+/**
+ * `unkeyed`: no job_key, for jobs added in bulk (wake-ups, bulk replay, rescue). add_jobs clears the
+ * key of a *running* job that has the same key, which locks that job's row; several such rows locked
+ * in one transaction can deadlock with graphile-worker's batched completion, and graphile-worker
+ * 0.17.3 shuts its pool down when a completion fails. A second job for a delivery is harmless: the
+ * claim lets only one attempt happen (lib/delivery/claim-delivery.ts).
+ */
+export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
   return {
     identifier: "deliver",
     payload: { deliveryId: input.deliveryId, endpointId: input.endpointId, trigger: input.trigger } satisfies DeliverPayload,
     // One pending job per delivery: a replay replaces a scheduled retry instead of running beside it.
-    job_key: deliverJobKey(input.deliveryId),
+    job_key: input.unkeyed ? null : deliverJobKey(input.deliveryId),
     run_at: input.runAt ? input.runAt.toISOString() : null,
     priority: input.trigger === "replay" ? PRIORITY.replay : PRIORITY.fresh,
     // Our task schedules its own retries; graphile-worker's only cover unexpected failures (database down).
@@ -60,8 +67,17 @@ export async function enqueueRaw(sqlClient: postgres.Sql | postgres.TransactionS
   await sqlClient.unsafe(ADD_JOBS, [JSON.stringify(specs)]);
 }
 
-/** Removes the pending jobs with these keys, in the caller's transaction; a job already running is left to finish. */
+/**
+ * Removes the waiting jobs with these keys, in the caller's transaction. Jobs a worker has already
+ * locked are left alone (they find their delivery settled and end): graphile_worker.remove_job
+ * would lock their rows, and several locked rows in one transaction can deadlock with
+ * graphile-worker's batched completion, which shuts a 0.17.3 worker pool down. Never waits.
+ */
 export async function removeJobs(db: DbOrTx, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await db.execute(sql`select graphile_worker.remove_job(key) from json_array_elements_text(${JSON.stringify(keys)}::text::json) as key`);
+  await db.execute(sql`
+    delete from graphile_worker._private_jobs where id in (
+      select id from graphile_worker._private_jobs
+      where key in (select json_array_elements_text(${JSON.stringify(keys)}::text::json)) and locked_at is null
+      for update skip locked)`);
 }

@@ -59,8 +59,9 @@ async function settled(id: string, status: "delivered" | "dead", timeoutMs = 20_
   }, timeoutMs);
 }
 
+/** Deliver jobs waiting for this delivery, keyed or not. */
 async function jobsFor(id: string): Promise<number> {
-  const [row] = await getSql()`select count(*)::int as n from graphile_worker.jobs where key = ${`deliver:${id}`}`;
+  const [row] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' = ${id}`;
   return row!.n;
 }
 

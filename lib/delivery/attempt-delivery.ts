@@ -3,11 +3,13 @@
 // them itself (the slot passes straight on, for a bounded while), which is how a backlog drains.
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
+import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { claimDelivery, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement } from "./finish-attempt";
+import { handOnSlots } from "./hand-on-slots";
 import { logDelivery } from "./log-delivery";
 import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
@@ -38,11 +40,17 @@ export async function attemptDelivery(input: {
 }): Promise<AttemptResult> {
   const settings = input.settings ?? deliverySettings();
   const { jobId, endpointId } = input;
-  let claim: ClaimResult = await claimDelivery({ target: { deliveryId: input.deliveryId }, endpointId, jobId, trigger: input.trigger, settings });
+  const own = await claimDelivery({ target: { deliveryId: input.deliveryId }, endpointId, jobId, trigger: input.trigger, settings });
+  let claim: ClaimResult = own;
   if (claim.verdict === "paused" || claim.verdict === "saturated") {
     logDelivery(input.deliveryId, claim.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
   }
   const refusal = claim.verdict === "claimed" ? null : claim.verdict;
+  if (own.slotsToHandOn && own.endpointId) {
+    // A slot freed as this claim parked: take the oldest parked delivery (perhaps this one) now.
+    const handed = await handOnSlots(getSql(), { endpointId: own.endpointId, jobId, chainNext: claim.verdict !== "claimed", settings });
+    if (handed.next?.verdict === "claimed") claim = handed.next;
+  }
 
   let first: AttemptResult | undefined;
   let chained = 0;

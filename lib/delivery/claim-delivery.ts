@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
-import { lockEndpointSlots, rawRunner } from "./endpoint-slots";
+import { lockEndpointSlots, rawRunner, wakeNeeded } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -191,7 +191,11 @@ export function claimResult(rows: readonly ClaimRow[], endpointId: string): Clai
   };
 }
 
-/** Claims a delivery for this job in one short transaction under the endpoint's slot lock (one round trip). */
+/**
+ * Claims a delivery for this job in one short transaction under the endpoint's slot lock (one
+ * round trip). `slotsToHandOn`: after the commit, parked deliveries and a free slot were seen
+ * together (say, this claim parked just as a slot freed); the caller hands them on (hand-on-slots.ts).
+ */
 export async function claimDelivery(input: {
   target: ClaimTarget;
   endpointId?: string;
@@ -199,7 +203,7 @@ export async function claimDelivery(input: {
   trigger: DeliverTrigger;
   settings: DeliverySettings;
   sql?: postgres.Sql;
-}): Promise<ClaimResult> {
+}): Promise<ClaimResult & { endpointId?: string; slotsToHandOn?: boolean }> {
   const sql = input.sql ?? getSql();
   let endpointId = input.endpointId;
   if (!endpointId) {
@@ -209,10 +213,15 @@ export async function claimDelivery(input: {
     endpointId = row.endpoint_id;
   }
   const claim: ClaimInput = { ...input, endpointId };
-  const [, , rows] = await pipelinedTransaction<[unknown, void, ClaimRow[]]>(sql, (tx) => [
-    tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-    lockEndpointSlots(rawRunner(tx), endpointId),
-    claimStatement(tx, claim).execute(),
-  ]);
-  return claimResult(rows, endpointId);
+  const { results, after } = await pipelinedTransaction<[unknown, void, ClaimRow[]], [boolean]>(
+    sql,
+    (tx) => [
+      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      lockEndpointSlots(rawRunner(tx), endpointId),
+      claimStatement(tx, claim).execute(),
+    ],
+    // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
+    (tx) => [wakeNeeded(rawRunner(tx), { endpointId, concurrency: input.settings.endpointConcurrency })],
+  );
+  return { ...claimResult(results[2], endpointId), endpointId, slotsToHandOn: after[0] };
 }

@@ -1,7 +1,13 @@
 // An endpoint's attempt slots (its concurrency cap), shared by every worker process through the
-// database. Claims, finishes and wake-ups of one endpoint serialise on a transaction-scoped
-// advisory lock, so a delivery parked because the endpoint was full is always seen by the attempt
-// that frees a slot: no wake-up is lost, and no job spins waiting for a slot.
+// database. Claims and wake-ups of one endpoint serialise on a transaction-scoped advisory lock,
+// so no more than the cap are ever claimed. No job spins waiting for a slot: a job that finds the
+// endpoint full parks its delivery (pending, no job) and ends.
+//
+// NO LOST WAKE-UP, without locking every finish: each side looks after its own commit. An attempt
+// that ends commits first, then asks "is anything parked?" (wakeNeeded); a claim that parks
+// commits, then asks "is a slot free now?" (wakeNeeded). Whichever of the two commits last sees
+// the other's commit, so a parked delivery and a free slot are always brought together (by
+// hand-on-slots.ts, under the lock).
 //
 // DURABILITY: the worker's claim and finish transactions commit with synchronous_commit = off, so
 // the endpoint's lock is not held through a WAL flush. That is safe because graphile-worker then
@@ -15,7 +21,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobKey, deliverJobSpec } from "@/jobs/enqueue";
+import { deliverJobSpec } from "@/jobs/enqueue";
 
 export type Runner = (query: SQL) => Promise<readonly Record<string, unknown>[]>;
 
@@ -84,7 +90,8 @@ export async function wakeParkedDeliveries(
         'identifier', ${auto.identifier}::text,
         'payload', json_build_object('deliveryId', w.id, 'endpointId', ${input.endpointId}::text,
                                      'trigger', case when w.replay then 'replay' else 'auto' end),
-        'job_key', ${deliverJobKey("")}::text || w.id,
+        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
+        'job_key', null,
         'priority', case when w.replay then ${replay.priority}::int else ${auto.priority}::int end,
         'max_attempts', ${auto.max_attempts}::int
       ))) as list
@@ -96,4 +103,18 @@ export async function wakeParkedDeliveries(
     enqueued: number;
   }[];
   return row?.ids ?? [];
+}
+
+/**
+ * After a commit: is anything parked at this endpoint while it has a free slot and is not paused?
+ * Cheap when nothing is parked (the usual case): the count only runs when the probe finds one.
+ */
+export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<boolean> {
+  const [row] = (await run(sql`
+    select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
+      then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
+        and (select count(*) from deliveries b
+             where b.endpoint_id = ${input.endpointId} and b.status = 'delivering' and b.lease_expires_at > now()) < ${input.concurrency}::int
+      else false end as needed`)) as { needed: boolean }[];
+  return row?.needed ?? false;
 }

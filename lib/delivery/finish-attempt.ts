@@ -1,12 +1,13 @@
 // The second half of an attempt: record its result and move the delivery on (delivered, retry at
-// the backoff, or dead), in one transaction under the endpoint's slot lock, together with the
-// retry's job and the wake-up (and jobs) of deliveries parked behind this attempt's slot.
+// the backoff, or dead), in one transaction with the retry's job; then, if deliveries are parked
+// behind this endpoint's cap, hand the freed slot on (hand-on-slots.ts).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
-import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
+import type { ClaimedAttempt, ClaimResult } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
-import { lockEndpointSlots, rawRunner, wakeParkedDeliveries } from "./endpoint-slots";
+import { rawRunner, wakeNeeded } from "./endpoint-slots";
+import { handOnSlots } from "./hand-on-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
 import type { SendOutput } from "./send-to-destination";
@@ -67,12 +68,13 @@ export async function finishAttempt(input: {
     next.status === "pending"
       ? JSON.stringify([deliverJobSpec({ deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, trigger: "auto", runAt: next.nextAttemptAt })])
       : null;
-  // One round trip (pipelined-transaction.ts), the lock first.
-  const [, , [row], chained, woken] = await pipelinedTransaction<[unknown, void, { applied: boolean }[], ClaimRow[] | null, string[]]>(sql, (tx) => {
-    const run = rawRunner(tx);
-    return [
+  // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
+  // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
+  const run = (tx: postgres.ReservedSql) => rawRunner(tx);
+  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[]], [boolean]>(
+    sql,
+    (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      lockEndpointSlots(run, attempt.endpointId),
       tx<{ applied: boolean }[]>`
         with recorded as (
           insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
@@ -103,18 +105,20 @@ export async function finishAttempt(input: {
               select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${retry}::text::json) spec))
             from moved where ${retry}::text is not null
           ) enqueued)::int as retried`.execute(),
-      input.chainNext
-        ? claimStatement(tx, { target: { nextParked: true }, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()
-        : Promise.resolve(null),
-      wakeParkedDeliveries(run, { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency, except: attempt.deliveryId }),
-    ];
-  });
+    ],
+    (tx) => [wakeNeeded(run(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
+  );
+  const [, [row]] = results;
+  const [needed] = after;
+  const handed = needed
+    ? await handOnSlots(sql, { endpointId: attempt.endpointId, jobId, chainNext: input.chainNext ?? false, settings })
+    : { next: null, woken: [] };
   return {
     status: next.status,
     nextAttemptAt: next.nextAttemptAt,
     reason: next.reason,
     applied: row?.applied ?? false,
-    woken: woken.length,
-    next: chained ? claimResult(chained, attempt.endpointId) : null,
+    woken: handed.woken.length,
+    next: handed.next,
   };
 }

@@ -23,9 +23,10 @@ beforeAll(async () => {
   globex = await createOrganizationFixture("Globex");
 });
 
+/** The deliver jobs waiting for these deliveries (keyed or not). */
 async function jobsOf(ids: string[]) {
-  return getSql()<{ key: string; priority: number; payload: { trigger: string } }[]>`
-    select key, priority, payload from graphile_worker._private_jobs where key = any(${ids.map((id) => `deliver:${id}`)})`;
+  return getSql()<{ key: string | null; priority: number; payload: { trigger: string } }[]>`
+    select key, priority, payload from graphile_worker._private_jobs where payload->>'deliveryId' = any(${ids})`;
 }
 
 async function statusOf(ids: string[]): Promise<Record<string, string>> {
@@ -158,7 +159,7 @@ describe("bulk replay touches exactly what the filter names", () => {
       from generate_series(1, 2500) n`;
     const res = await post(replayMany.POST, acme.apiKey, "/api/v1/deliveries/replay", { body: { endpointId: endpoint.id, status: "dead" } });
     expect(res.body).toEqual({ count: 2500 });
-    const [jobs] = await getSql()`select count(*)::int as n from graphile_worker.jobs where key like 'deliver:dlv_bulk_%'`;
+    const [jobs] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' like 'dlv_bulk_%'`;
     expect(jobs!.n).toBe(2500);
   });
 

@@ -22,7 +22,9 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
         .set(replayedState())
         .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "delivering")))
         .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
-      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay" })));
+      // Unkeyed (see deliverJobSpec): thousands of keys could lock running jobs' rows; a scheduled
+      // retry left beside a replay job finds the delivery settled or already claimed.
+      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay", unkeyed: true })));
       return rows.length;
     });
   }

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 async function jobs(id: string) {
-  const [row] = await getSql()`select count(*)::int as n from graphile_worker.jobs where key = ${`deliver:${id}`}`;
+  const [row] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' = ${id}`;
   return row!.n;
 }
 

@@ -29,7 +29,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
       update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
       from lost where d.id = lost.id
       returning d.id, d.endpoint_id`;
-    await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto" })));
+    await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
     return rows;
   });
   for (const row of lapsed) logDelivery(row.id, "its claim lapsed without an outcome; attempting again", "problem");

@@ -101,7 +101,7 @@ describe("SIGTERM lets the attempt in flight finish before the worker exits", ()
     const delivery = await getDelivery({ ctx: org.ctx, input: { id } });
     expect(delivery.status).toBe("delivered");
     expect(delivery.attempts).toHaveLength(1);
-    const [jobs] = await getSql()`select count(*)::int as n from graphile_worker.jobs where key = ${`deliver:${id}`}`;
+    const [jobs] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' = ${id}`;
     expect(jobs!.n).toBe(0);
   }, 60_000);
 });
