@@ -196,6 +196,17 @@ export const attempts = pgTable(
   (t) => [index().on(t.deliveryId, t.number)],
 );
 
+/**
+ * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/endpoint-slots.ts): a
+ * counter, because counting `delivering` rows walks every recently finished one. One small row
+ * per endpoint, no index to update, so its updates are HOT.
+ */
+export const endpointSlots = pgTable("endpoint_slots", {
+  endpointId: text().primaryKey().references(() => endpoints.id, { onDelete: "cascade" }),
+  organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+  inFlight: integer().notNull().default(0),
+});
+
 /** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
 export const rejectedRequests = pgTable(
   "rejected_requests",
