@@ -12,7 +12,7 @@ const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC'
 // built (drizzle's .desc()); a plain `desc` means NULLS FIRST and could not walk them.
 const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
 
-/** Bodies up to this size are in the trigram index (db/migrations/0004_search_trigram_indexes.sql). */
+/** Delivered/dead bodies up to this size are in the trigram index (db/migrations/0004_search_trigram_and_counter_triggers.sql). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
 /** A search first looks through this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
@@ -20,9 +20,9 @@ const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
 /** `q` matches the external id, the event type, or bytes inside the body. Exact, cheap per row, no index. */
-function searchWhere(q: string, d: { externalId: unknown; eventType: unknown; body: unknown } = deliveries): SQL {
-  return sql`(${d.externalId} = ${q} or ${d.eventType} ilike ${ilikePattern(q)}
-    or position(convert_to(${q}, 'UTF8') in ${d.body}) > 0)`;
+function searchWhere(q: string): SQL {
+  return sql`(${deliveries.externalId} = ${q} or ${deliveries.eventType} ilike ${ilikePattern(q)}
+    or position(convert_to(${q}, 'UTF8') in ${deliveries.body}) > 0)`;
 }
 
 /**
@@ -53,22 +53,18 @@ function page(db: DbOrTx, where: SQL | undefined, limit: number) {
 type Row = Awaited<ReturnType<typeof page>>[number];
 
 /**
- * Search, newest first, with a cost bounded both for words in many bodies and for words in few:
- * 1. walk the newest deliveries (INBOX_SEARCH_WINDOW, default 10,000) in index order and test each (a common word fills the page here);
- * 2. only if the page is not full, ask the indexes for the matches older than that window (a rare word: few
- *    rows to fetch). Together: exactly the first `limit` matches, in order.
+ * Search, newest first, with a cost bounded both for words in many bodies and for words in few. The
+ * INBOX_SEARCH_WINDOW-th (default 10,000) newest delivery that passes the filter splits the deliveries in two:
+ * 1. the newer ones are walked in index order and each tested (a common word fills the page here);
+ * 2. only if the page is not full are the indexes asked for the older matches (a rare word: few rows to fetch).
+ * The split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
  */
 async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<Row[]> {
-  const window = searchWindow();
-  const recent = db.select({ ...summaryColumns, cursorAt: cursorAt.as("cursor_at"), body: deliveries.body }).from(deliveries)
-    .where(where).orderBy(...newestFirst).limit(window).as("recent");
-  const recentSummary = Object.fromEntries(Object.keys(summaryColumns).concat("cursorAt").map((key) => [key, recent[key as keyof typeof recent]]));
-  const hits = await db.select(recentSummary as typeof recent._.selectedFields).from(recent).where(searchWhere(q, recent))
-    .orderBy(sql`${recent.receivedAt} desc nulls last`, sql`${recent.id} desc nulls last`).limit(limit) as Row[];
-  if (hits.length === limit) return hits;
   const [edge] = await db.select({ id: deliveries.id, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst)
-    .offset(window - 1).limit(1);
-  if (!edge) return hits;
+    .offset(searchWindow() - 1).limit(1);
+  const newer = edge ? sql`(${deliveries.receivedAt}, ${deliveries.id}) >= (${edge.cursorAt}::timestamptz, ${edge.id})` : undefined;
+  const hits = await page(db, and(where, newer, searchWhere(q)), limit);
+  if (hits.length === limit || !edge) return hits;
   return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(organizationId, q)), limit - hits.length))];
 }
 
