@@ -4,6 +4,8 @@ import type { Task } from "graphile-worker";
 import { rescueDeliveries } from "@/lib/delivery/rescue-deliveries";
 
 export const rescueDeliveriesTask: Task = async () => {
-  const { lapsed, woken } = await rescueDeliveries();
-  if (lapsed + woken > 0) console.log(`[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${woken} parked deliveries woken`);
+  const { lapsed, recounted, woken } = await rescueDeliveries();
+  if (lapsed + recounted + woken > 0) {
+    console.log(`[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${recounted} endpoint count(s) corrected, ${woken} parked deliveries woken`);
+  }
 };

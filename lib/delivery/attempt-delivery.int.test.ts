@@ -363,6 +363,9 @@ describe("caps attempts in flight per endpoint, without starving other endpoints
     for (const id of slowIds) await settled(id, "delivered", 30_000);
     expect(slow.maxInFlight()).toBe(3);
     expect(slow.requests).toHaveLength(24);
+    // Every slot taken was given back.
+    const [slots] = await getSql()`select in_flight from endpoint_slots where endpoint_id = ${slowEndpoint.id}`;
+    expect(slots!.in_flight).toBe(0);
   });
 });
 

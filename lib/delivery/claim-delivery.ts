@@ -101,13 +101,13 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
   return tx<ClaimRow[]>`
     with cur as (${cur}),
     ep as (
-      select e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+      select e.organization_id, e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
       from endpoints e where e.id = ${endpointId}
     ),
+    -- Attempts in flight at this endpoint, other than the one a takeover replaces (endpoint-slots.ts).
     busy as (
-      select count(*)::int as n from deliveries b
-      where b.endpoint_id = ${endpointId} and b.status = 'delivering' and b.lease_expires_at > now()
-        and b.id <> all (select id from cur)
+      select coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${endpointId}), 0)
+        - (select count(*) from cur where cur.status = 'delivering')::int as n
     ),
     verdict as (
       select cur.id,
@@ -155,6 +155,19 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       from verdict
       where d.id = verdict.id and verdict.verdict in ('paused', 'saturated') and ${parkable}
       returning d.id
+    ),
+    -- A new attempt takes a slot; a takeover keeps the slot of the attempt it replaces, or gives it
+    -- back when it parks instead.
+    counted as (
+      insert into endpoint_slots (endpoint_id, organization_id, in_flight)
+      select ${endpointId}, ep.organization_id, 1 from verdict, ep
+      where verdict.verdict = 'claim' and not verdict.took_over
+      on conflict (endpoint_id) do update set in_flight = endpoint_slots.in_flight + 1
+    ),
+    uncounted as (
+      update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
+      from verdict
+      where s.endpoint_id = ${endpointId} and verdict.took_over and verdict.verdict in ('paused', 'saturated')
     )
     select verdict.verdict, verdict.took_over, verdict.id as delivery_id,
       claimed.organization_id, claimed.attempt_count, claimed.auto_attempt_count, claimed.trigger, claimed.started_at,

@@ -1,6 +1,8 @@
 // An endpoint's attempt slots (its concurrency cap), shared by every worker process through the
-// database. Claims and wake-ups of one endpoint serialise on a transaction-scoped advisory lock,
-// so no more than the cap are ever claimed. No job spins waiting for a slot: a job that finds the
+// database: endpoint_slots.in_flight counts the endpoint's `delivering` deliveries (a claim adds
+// one, the end of its attempt takes it back; rescue-deliveries.ts reconciles it with the rows
+// every minute). Claims and wake-ups of one endpoint serialise on a transaction-scoped advisory
+// lock, so no more than the cap are ever claimed. No job spins waiting for a slot: a job that finds the
 // endpoint full parks its delivery (pending, no job) and ends.
 //
 // NO LOST WAKE-UP, without locking every finish: each side looks after its own commit. An attempt
@@ -48,33 +50,23 @@ export async function lockEndpointSlots(run: Runner, endpointId: string): Promis
 /**
  * Unparks the endpoint's oldest parked deliveries, as many as it has free slots (none while it is
  * paused), and enqueues their jobs in the same statement (so a pipelined transaction needs no
- * second round trip). Call with the slot lock held; `except` is a delivery the caller is
- * finishing (its slot is free). Returns the woken deliveries' ids.
+ * second round trip). Call with the slot lock held. Returns the woken deliveries' ids.
  */
-export async function wakeParkedDeliveries(
-  run: Runner,
-  input: { endpointId: string; concurrency: number; except?: string | null },
-): Promise<string[]> {
-  const except = input.except ?? "";
+export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; concurrency: number }): Promise<string[]> {
   // The job spec's constant parts come from deliverJobSpec, so there is one definition of a deliver job.
   const auto = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "auto" });
   const replay = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "replay" });
-  // The free slots are only counted when something is parked (the usual answer is no: the
-  // subqueries of the CASE are evaluated on first use). add_jobs NOTIFYs, so it runs only when
-  // something was woken.
+  // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
     with pick as (
       select d.id from deliveries d
       -- Parked implies pending; naming status here would let the planner walk every open delivery (claim-delivery.ts).
-      where d.endpoint_id = ${input.endpointId} and d.parked_at is not null and d.id <> ${except}
+      where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.received_at, d.id
       limit (
         case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
-        then (
-          select greatest(0, ${input.concurrency}::int - count(*))::int from deliveries b
-          where b.endpoint_id = ${input.endpointId} and b.status = 'delivering' and b.lease_expires_at > now() and b.id <> ${except}
-        )
+        then greatest(0, ${input.concurrency}::int - coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0))
         else 0 end
       )
       for update skip locked
@@ -105,16 +97,12 @@ export async function wakeParkedDeliveries(
   return row?.ids ?? [];
 }
 
-/**
- * After a commit: is anything parked at this endpoint while it has a free slot and is not paused?
- * Cheap when nothing is parked (the usual case): the count only runs when the probe finds one.
- */
+/** After a commit: is anything parked at this endpoint while it has a free slot and is not paused? */
 export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<boolean> {
   const [row] = (await run(sql`
     select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
       then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
-        and (select count(*) from deliveries b
-             where b.endpoint_id = ${input.endpointId} and b.status = 'delivering' and b.lease_expires_at > now()) < ${input.concurrency}::int
+        and coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0) < ${input.concurrency}::int
       else false end as needed`)) as { needed: boolean }[];
   return row?.needed ?? false;
 }

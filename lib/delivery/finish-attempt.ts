@@ -98,6 +98,11 @@ export async function finishAttempt(input: {
             -- A bury during the attempt stands, unless the destination took it after all.
             and (cur.status = 'delivering' or (cur.status = 'dead' and ${next.status} = 'delivered'))
           returning d.id
+        ),
+        -- The attempt's slot is free again (endpoint-slots.ts), unless another job took the claim over.
+        released as (
+          update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
+          from cur where s.endpoint_id = ${attempt.endpointId} and cur.claimed_by_job = ${jobId}
         )
         select exists (select 1 from moved) as applied,
           (select count(*) from (

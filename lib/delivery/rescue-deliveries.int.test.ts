@@ -48,6 +48,24 @@ describe("re-enqueues a claim that lapsed without an outcome", () => {
   });
 });
 
+describe("recounts an endpoint's attempts in flight from its delivering rows", () => {
+  it("corrects a count that drifted, in either direction", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    for (let i = 0; i < 2; i++) {
+      const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
+      await getSql()`update deliveries set status = 'delivering', claimed_by_job = ${`j${i}`}, lease_expires_at = now() + interval '1 minute' where id = ${id}`;
+    }
+    await getSql()`insert into endpoint_slots (endpoint_id, organization_id, in_flight) values (${endpoint.id}, ${org.organizationId}, 7)`;
+    await rescueDeliveries();
+    const [leaked] = await getSql()`select in_flight from endpoint_slots where endpoint_id = ${endpoint.id}`;
+    expect(leaked!.in_flight).toBe(2);
+    await getSql()`update endpoint_slots set in_flight = 0 where endpoint_id = ${endpoint.id}`;
+    await rescueDeliveries();
+    const [missed] = await getSql()`select in_flight from endpoint_slots where endpoint_id = ${endpoint.id}`;
+    expect(missed!.in_flight).toBe(2);
+  });
+});
+
 describe("wakes parked deliveries whose endpoint has room", () => {
   it("gives the oldest parked deliveries jobs, up to the free slots, and none while paused", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");

@@ -1,7 +1,8 @@
 // The safety net behind the worker's own bookkeeping, run every minute (jobs/rescue-deliveries.ts):
-// a claim whose lease ran out long ago has lost its job (it failed for good, or was deleted), and
-// parked deliveries of an endpoint with free slots have lost their wake-up (say, the process died
-// between an unpause and its wake-up). Both get a job again. Normally it finds nothing.
+// a claim whose lease ran out long ago has lost its job (it failed for good, or was deleted); an
+// endpoint's count of attempts in flight has drifted from its `delivering` rows; parked deliveries
+// of an endpoint with free slots have lost their wake-up (say, the process died between an unpause
+// and its wake-up). Each is put right. Normally it finds nothing.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
@@ -12,12 +13,12 @@ import { deliverySettings } from "./settings";
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */
 const LAPSED_GRACE_SECONDS = 60;
 
-export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; woken: number }> {
+export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; recounted: number; woken: number }> {
   const { endpointConcurrency } = deliverySettings();
   const lapsed = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
       with lost as (
-        select id, organization_id, attempt_count, updated_at from deliveries
+        select id, endpoint_id, organization_id, attempt_count, updated_at from deliveries
         where status = 'delivering' and lease_expires_at < now() - make_interval(secs => ${LAPSED_GRACE_SECONDS})
         for update skip locked
       ),
@@ -25,6 +26,11 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
         select organization_id, id, attempt_count, 'auto', updated_at, 'interrupted: the attempt was lost (its job ended without an outcome)'
         from lost
+      ),
+      released as (
+        update endpoint_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
+        from (select endpoint_id, count(*)::int as n from lost group by endpoint_id) lost_here
+        where s.endpoint_id = lost_here.endpoint_id
       )
       update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
       from lost where d.id = lost.id
@@ -33,6 +39,28 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     return rows;
   });
   for (const row of lapsed) logDelivery(row.id, "its claim lapsed without an outcome; attempting again", "problem");
+
+  // Under the slot lock no claim can run, so the count of `delivering` rows is the truth (an attempt
+  // ending meanwhile can only make the count one too high for a minute: the cautious side).
+  let recounted = 0;
+  const counted = await sql<{ endpoint_id: string }[]>`
+    select endpoint_id from endpoint_slots where in_flight > 0
+    union select distinct endpoint_id from deliveries where status = 'delivering'`;
+  for (const { endpoint_id: endpointId } of counted) {
+    const fixed = await sql.begin(async (tx) => {
+      await lockEndpointSlots(rawRunner(tx), endpointId);
+      return tx<{ in_flight: number }[]>`
+        insert into endpoint_slots (endpoint_id, organization_id, in_flight)
+        select e.id, e.organization_id,
+          (select count(*)::int from deliveries d where d.endpoint_id = e.id and d.status = 'delivering')
+        from endpoints e where e.id = ${endpointId}
+        on conflict (endpoint_id) do update set in_flight = excluded.in_flight
+        where endpoint_slots.in_flight <> excluded.in_flight
+        returning in_flight`;
+    });
+    if (fixed.length > 0) console.error(`[rescue-deliveries] endpoint ${endpointId}: attempts in flight recounted to ${fixed[0]!.in_flight}`);
+    recounted += fixed.length;
+  }
 
   let woken = 0;
   const parked = await sql<{ endpoint_id: string }[]>`select distinct endpoint_id from deliveries where parked_at is not null`;
@@ -45,5 +73,5 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     for (const id of ids) logDelivery(id, "woken by the rescue sweep");
     woken += ids.length;
   }
-  return { lapsed: lapsed.length, woken };
+  return { lapsed: lapsed.length, recounted, woken };
 }

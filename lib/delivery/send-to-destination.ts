@@ -84,7 +84,8 @@ function refusedUrl(rawUrl: string): { url: URL } | { error: SendError } {
   try {
     url = new URL(rawUrl);
   } catch {
-    return { error: new SendError("bad_destination", `The destination URL ${JSON.stringify(rawUrl.slice(0, 200))} is not a URL.`) };
+    // Not quoted back: a malformed URL may still carry credentials.
+    return { error: new SendError("bad_destination", "The destination URL is not a valid URL.") };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { error: new SendError("bad_destination", `The destination URL must be http or https, not ${url.protocol}`) };
