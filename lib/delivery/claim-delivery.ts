@@ -3,6 +3,7 @@
 // the job's name) and count the attempt (its attempts row is written when it ends, in one insert);
 // if the endpoint is paused or full,
 // park the delivery (pending, no job) until a slot frees. Raw SQL: this is the hot path.
+import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
@@ -65,6 +66,11 @@ export type ClaimTarget = { deliveryId: string } | { nextParked: true } | { orph
 
 export interface ClaimInput {
   target: ClaimTarget;
+  /**
+   * The claiming job already holds one of the endpoint's slots (its attempt just ended) and passes
+   * it on: no cap check and no count change, so no slot lock is needed (finish-attempt.ts).
+   */
+  handover?: boolean;
   endpointId: string;
   jobId: string;
   trigger: DeliverTrigger;
@@ -81,8 +87,9 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
   const leaseMarginSeconds = settings.leaseMarginMs / 1000;
   const cur =
     "deliveryId" in target
-      ? tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
-           from deliveries d where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId}
+      ? // Not when this transaction has just parked it without the lock (claimDelivery).
+        tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
+           from deliveries d where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId} and d.parked_at is distinct from now()
            for update`
       : "nextParked" in target
         ? tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
@@ -98,6 +105,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
   // too it may walk the open-deliveries index, every pending row of the endpoint.
   // A delivery handed a slot from the parked list is not parked again when there is none after all.
   const parkable = "nextParked" in target ? tx`false` : tx`true`;
+  const handover = input.handover ? tx`true` : tx`false`;
   return tx<ClaimRow[]>`
     with cur as (${cur}),
     ep as (
@@ -117,7 +125,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
             and cur.lease_expires_at > now() then 'in_flight'
           when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
           when ep.paused then 'paused'
-          when busy.n >= ${settings.endpointConcurrency} then 'saturated'
+          when busy.n >= ${settings.endpointConcurrency} and not ${handover} then 'saturated'
           else 'claim'
         end as verdict,
         cur.status = 'delivering' as took_over
@@ -161,7 +169,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
     counted as (
       insert into endpoint_slots (endpoint_id, organization_id, in_flight)
       select ${endpointId}, ep.organization_id, 1 from verdict, ep
-      where verdict.verdict = 'claim' and not verdict.took_over
+      where verdict.verdict = 'claim' and not verdict.took_over and not ${handover}
       on conflict (endpoint_id) do update set in_flight = endpoint_slots.in_flight + 1
     ),
     uncounted as (
@@ -226,15 +234,34 @@ export async function claimDelivery(input: {
     endpointId = row.endpoint_id;
   }
   const claim: ClaimInput = { ...input, endpointId };
-  const { results, after } = await pipelinedTransaction<[unknown, void, ClaimRow[]], [boolean]>(
+  const target = input.target;
+  const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, ClaimRow[]], [boolean]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      lockEndpointSlots(rawRunner(tx), endpointId),
+      // A due delivery of an endpoint that is paused or looks full is parked without the slot lock
+      // (parking never exceeds the cap; the look after the commit catches a slot freed meanwhile),
+      // so a backlog's first pass through the queue does not queue on the lock.
+      "deliveryId" in target
+        ? tx<{ paused: boolean }[]>`
+            update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
+            where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId} and d.status = 'pending' and d.parked_at is null
+              and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
+              and (exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused)
+                or coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${endpointId}), 0) >= ${input.settings.endpointConcurrency})
+            returning exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused) as paused`.execute()
+        : Promise.resolve([]),
+      lockEndpointSlots(
+        rawRunner(tx),
+        endpointId,
+        "deliveryId" in target ? drizzleSql`exists (select 1 from deliveries where id = ${target.deliveryId} and parked_at = now())` : undefined,
+      ),
       claimStatement(tx, claim).execute(),
     ],
     // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
     (tx) => [wakeNeeded(rawRunner(tx), { endpointId, concurrency: input.settings.endpointConcurrency })],
   );
-  return { ...claimResult(results[2], endpointId), endpointId, slotsToHandOn: after[0] };
+  const [, parkedEarly, , rows] = results;
+  const result: ClaimResult = parkedEarly[0] ? { verdict: parkedEarly[0].paused ? "paused" : "saturated" } : claimResult(rows, endpointId);
+  return { ...result, endpointId, slotsToHandOn: after[0] };
 }

@@ -42,9 +42,10 @@ export function drizzleRunner(db: DbOrTx): Runner {
   return async (query) => (await db.execute(query)) as unknown as Record<string, unknown>[];
 }
 
-/** Takes the endpoint's slot lock until the transaction ends. */
-export async function lockEndpointSlots(run: Runner, endpointId: string): Promise<void> {
-  await run(sql`select pg_advisory_xact_lock(hashtext('webhook-inbox:endpoint-slots'), hashtext(${endpointId}))`);
+/** Takes the endpoint's slot lock until the transaction ends (unless `skipIf`, a SQL condition, holds). */
+export async function lockEndpointSlots(run: Runner, endpointId: string, skipIf?: SQL): Promise<void> {
+  await run(sql`select pg_advisory_xact_lock(hashtext('webhook-inbox:endpoint-slots'), hashtext(${endpointId}))
+    ${skipIf ? sql`where not (${skipIf})` : sql``}`);
 }
 
 /**

@@ -4,7 +4,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
-import type { ClaimedAttempt, ClaimResult } from "./claim-delivery";
+import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
 import { rawRunner, wakeNeeded } from "./endpoint-slots";
 import { handOnSlots } from "./hand-on-slots";
@@ -71,7 +71,8 @@ export async function finishAttempt(input: {
   // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const run = (tx: postgres.ReservedSql) => rawRunner(tx);
-  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[]], [boolean]>(
+  const chain = input.chainNext === true;
+  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?, unknown?], [boolean]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
@@ -99,10 +100,11 @@ export async function finishAttempt(input: {
             and (cur.status = 'delivering' or (cur.status = 'dead' and ${next.status} = 'delivered'))
           returning d.id
         ),
-        -- The attempt's slot is free again (endpoint-slots.ts), unless another job took the claim over.
+        -- The attempt's slot is free again (endpoint-slots.ts), unless another job took the claim
+        -- over, or this job passes the slot on to a parked delivery (below).
         released as (
           update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
-          from cur where s.endpoint_id = ${attempt.endpointId} and cur.claimed_by_job = ${jobId}
+          from cur where s.endpoint_id = ${attempt.endpointId} and cur.claimed_by_job = ${jobId} and not ${chain}::boolean
         )
         select exists (select 1 from moved) as applied,
           (select count(*) from (
@@ -110,20 +112,35 @@ export async function finishAttempt(input: {
               select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${retry}::text::json) spec))
             from moved where ${retry}::text is not null
           ) enqueued)::int as retried`.execute(),
-    ],
+      // Chaining: the slot goes straight to the endpoint's oldest parked delivery, claimed for this
+      // job; the count does not change, so no slot lock. If nothing is parked, the slot is released.
+      ...(input.chainNext
+        ? [
+            claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute(),
+            tx`
+              update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
+              where s.endpoint_id = ${attempt.endpointId}
+                and not exists (select 1 from deliveries d
+                  where d.endpoint_id = ${attempt.endpointId} and d.status = 'delivering' and d.claimed_by_job = ${jobId})`.execute(),
+          ]
+        : []),
+    ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?, Promise<unknown>?],
     (tx) => [wakeNeeded(run(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
-  const [, [row]] = results;
+  const [, [row], chained] = results;
   const [needed] = after;
+  const passedOn = chained ? claimResult(chained, attempt.endpointId) : null;
+  // A slot was freed (not passed on) while deliveries wait: hand it on under the slot lock.
   const handed = needed
-    ? await handOnSlots(sql, { endpointId: attempt.endpointId, jobId, chainNext: input.chainNext ?? false, settings })
+    ? await handOnSlots(sql, { endpointId: attempt.endpointId, jobId, chainNext: (input.chainNext ?? false) && passedOn?.verdict !== "claimed", settings })
     : { next: null, woken: [] };
+  const nextClaim = passedOn?.verdict === "claimed" ? passedOn : handed.next;
   return {
     status: next.status,
     nextAttemptAt: next.nextAttemptAt,
     reason: next.reason,
     applied: row?.applied ?? false,
     woken: handed.woken.length,
-    next: handed.next,
+    next: nextClaim,
   };
 }
