@@ -5,7 +5,7 @@ import { ackLatency } from "./ack-latency";
 import { EXPOSITION_CONTENT_TYPE, histogramSamples, renderExposition, type MetricFamily } from "./exposition";
 import { readDeliveryMetrics, type EndpointMetrics } from "./read-delivery-metrics";
 
-export const ATTEMPT_BOUNDS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 25, 50] as const;
+const ATTEMPT_BOUNDS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 25, 50] as const;
 
 /** Compares digests, so the time taken says nothing about the token, not even its length. */
 function bearerMatches(authorization: string | null, token: string): boolean {
