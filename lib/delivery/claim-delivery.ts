@@ -176,6 +176,11 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
       from verdict
       where s.endpoint_id = ${endpointId} and verdict.took_over and verdict.verdict in ('paused', 'saturated')
+    ),
+    -- A handover that found nobody to pass the slot to frees it.
+    released as (
+      update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
+      where s.endpoint_id = ${endpointId} and ${handover} and not exists (select 1 from claimed)
     )
     select verdict.verdict, verdict.took_over, verdict.id as delivery_id,
       claimed.organization_id, claimed.attempt_count, claimed.auto_attempt_count, claimed.trigger, claimed.started_at,

@@ -72,7 +72,7 @@ export async function finishAttempt(input: {
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const run = (tx: postgres.ReservedSql) => rawRunner(tx);
   const chain = input.chainNext === true;
-  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?, unknown?], [boolean]>(
+  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [boolean]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
@@ -113,18 +113,14 @@ export async function finishAttempt(input: {
             from moved where ${retry}::text is not null
           ) enqueued)::int as retried`.execute(),
       // Chaining: the slot goes straight to the endpoint's oldest parked delivery, claimed for this
-      // job; the count does not change, so no slot lock. If nothing is parked, the slot is released.
+      // job; the count does not change, so no slot lock. If nothing is parked, the claim statement
+      // frees the slot. (Should another job have taken this claim over meanwhile — only after a
+      // stall longer than the lease — the endpoint may run one attempt over its cap until
+      // rescue-deliveries recounts, within a minute.)
       ...(input.chainNext
-        ? [
-            claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute(),
-            tx`
-              update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
-              where s.endpoint_id = ${attempt.endpointId}
-                and not exists (select 1 from deliveries d
-                  where d.endpoint_id = ${attempt.endpointId} and d.status = 'delivering' and d.claimed_by_job = ${jobId})`.execute(),
-          ]
+        ? [claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()]
         : []),
-    ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?, Promise<unknown>?],
+    ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?],
     (tx) => [wakeNeeded(run(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
   const [, [row], chained] = results;
