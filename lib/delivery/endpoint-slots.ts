@@ -66,7 +66,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.received_at, d.id
       limit (
-        case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
+        case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
         then greatest(0, ${input.concurrency}::int - coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0))
         else 0 end
       )
@@ -98,10 +98,15 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
   return row?.ids ?? [];
 }
 
-/** After a commit: is anything parked at this endpoint while it has a free slot and is not paused? */
+/**
+ * After a commit: is anything parked at this endpoint while it has a free slot and is not paused?
+ * (`claimed_by_job is null`, always true of a parked row, keeps the probe off an index-only scan:
+ * a plain index scan marks the entries of deliveries unparked since as dead, so the head of the
+ * parked index, where the backlog drains from, does not fill up with entries to re-check.)
+ */
 export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<boolean> {
   const [row] = (await run(sql`
-    select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null)
+    select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
       then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
         and coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0) < ${input.concurrency}::int
       else false end as needed`)) as { needed: boolean }[];
