@@ -70,7 +70,6 @@ export async function finishAttempt(input: {
       : null;
   // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
-  const run = (tx: postgres.ReservedSql) => rawRunner(tx);
   const chain = input.chainNext === true;
   const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [boolean]>(
     sql,
@@ -121,7 +120,7 @@ export async function finishAttempt(input: {
         ? [claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()]
         : []),
     ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?],
-    (tx) => [wakeNeeded(run(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
+    (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
   const [, [row], chained] = results;
   const [needed] = after;
