@@ -199,14 +199,20 @@ export const attempts = pgTable(
 
 /**
  * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/endpoint-slots.ts): a
- * counter, because counting `delivering` rows walks every recently finished one. One small row
- * per endpoint, no index to update, so its updates are HOT.
+ * counter, because counting `delivering` rows walks every recently finished one. Split in shards
+ * (by the claiming job) so that the attempts of one busy endpoint do not all queue on one row;
+ * small rows, no index to update, so their updates are HOT.
  */
-export const endpointSlots = pgTable("endpoint_slots", {
-  endpointId: text().primaryKey().references(() => endpoints.id, { onDelete: "cascade" }),
-  organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-  inFlight: integer().notNull().default(0),
-});
+export const endpointSlots = pgTable(
+  "endpoint_slots",
+  {
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    shard: smallint().notNull(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    inFlight: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
+);
 
 /** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
 export const rejectedRequests = pgTable(

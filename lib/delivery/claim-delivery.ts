@@ -7,7 +7,7 @@ import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
-import { lockEndpointSlots, rawRunner, wakeNeeded } from "./endpoint-slots";
+import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeNeeded } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -105,6 +105,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
   // too it may walk the open-deliveries index, every pending row of the endpoint.
   // A delivery handed a slot from the parked list is not parked again when there is none after all.
   const parkable = "nextParked" in target ? tx`false` : tx`true`;
+  const SLOT_SHARD = (job: string) => tx`(hashtext(${job}) & ${SHARD_MASK})::smallint`;
   const handover = input.handover ? tx`true` : tx`false`;
   return tx<ClaimRow[]>`
     with cur as (${cur}),
@@ -114,7 +115,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
     ),
     -- Attempts in flight at this endpoint, other than the one a takeover replaces (endpoint-slots.ts).
     busy as (
-      select coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${endpointId}), 0)
+      select (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})::int
         - (select count(*) from cur where cur.status = 'delivering')::int as n
     ),
     verdict as (
@@ -167,20 +168,21 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
     -- A new attempt takes a slot; a takeover keeps the slot of the attempt it replaces, or gives it
     -- back when it parks instead.
     counted as (
-      insert into endpoint_slots (endpoint_id, organization_id, in_flight)
-      select ${endpointId}, ep.organization_id, 1 from verdict, ep
+      insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
+      select ${endpointId}, ${SLOT_SHARD(jobId)}, ep.organization_id, 1 from verdict, ep
       where verdict.verdict = 'claim' and not verdict.took_over and not ${handover}
-      on conflict (endpoint_id) do update set in_flight = endpoint_slots.in_flight + 1
+      on conflict (endpoint_id, shard) do update set in_flight = endpoint_slots.in_flight + 1
     ),
     uncounted as (
       update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
-      from verdict
-      where s.endpoint_id = ${endpointId} and verdict.took_over and verdict.verdict in ('paused', 'saturated')
+      from verdict join cur on cur.id = verdict.id
+      where s.endpoint_id = ${endpointId} and s.shard = (hashtext(cur.claimed_by_job) & ${SHARD_MASK})
+        and verdict.took_over and verdict.verdict in ('paused', 'saturated')
     ),
     -- A handover that found nobody to pass the slot to frees it.
     released as (
       update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
-      where s.endpoint_id = ${endpointId} and ${handover} and not exists (select 1 from claimed)
+      where s.endpoint_id = ${endpointId} and s.shard = ${SLOT_SHARD(jobId)} and ${handover} and not exists (select 1 from claimed)
     )
     select verdict.verdict, verdict.took_over, verdict.id as delivery_id,
       claimed.organization_id, claimed.attempt_count, claimed.auto_attempt_count, claimed.trigger, claimed.started_at,
@@ -253,7 +255,7 @@ export async function claimDelivery(input: {
             where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId} and d.status = 'pending' and d.parked_at is null
               and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
               and (exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused)
-                or coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${endpointId}), 0) >= ${input.settings.endpointConcurrency})
+                or (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId}) >= ${input.settings.endpointConcurrency})
             returning exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused) as paused`.execute()
         : Promise.resolve([]),
       lockEndpointSlots(

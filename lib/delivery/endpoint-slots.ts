@@ -1,7 +1,7 @@
 // An endpoint's attempt slots (its concurrency cap), shared by every worker process through the
-// database: endpoint_slots.in_flight counts the endpoint's `delivering` deliveries (a claim adds
-// one, the end of its attempt takes it back; rescue-deliveries.ts reconciles it with the rows
-// every minute). Claims and wake-ups of one endpoint serialise on a transaction-scoped advisory
+// database: the endpoint's endpoint_slots rows add up to its `delivering` deliveries (a claim adds
+// one to its job's shard, the end of the attempt takes it back; rescue-deliveries.ts recounts them
+// from the rows every minute). Shards keep a busy endpoint's attempts from queueing on one row. Claims and wake-ups of one endpoint serialise on a transaction-scoped advisory
 // lock, so no more than the cap are ever claimed. No job spins waiting for a slot: a job that finds the
 // endpoint full parks its delivery (pending, no job) and ends.
 //
@@ -24,6 +24,9 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
+
+/** endpoint_slots shard of a claim: `hashtext(job id) & SHARD_MASK` (16 shards). */
+export const SHARD_MASK = 15;
 
 export type Runner = (query: SQL) => Promise<readonly Record<string, unknown>[]>;
 
@@ -67,7 +70,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       order by d.received_at, d.id
       limit (
         case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
-        then greatest(0, ${input.concurrency}::int - coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0))
+        then greatest(0, ${input.concurrency}::int - (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId})::int)
         else 0 end
       )
       for update skip locked
@@ -108,7 +111,7 @@ export async function wakeNeeded(run: Runner, input: { endpointId: string; concu
   const [row] = (await run(sql`
     select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
       then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
-        and coalesce((select s.in_flight from endpoint_slots s where s.endpoint_id = ${input.endpointId}), 0) < ${input.concurrency}::int
+        and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId}) < ${input.concurrency}::int
       else false end as needed`)) as { needed: boolean }[];
   return row?.needed ?? false;
 }

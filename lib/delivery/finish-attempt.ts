@@ -6,7 +6,7 @@ import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
 import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
-import { rawRunner, wakeNeeded } from "./endpoint-slots";
+import { rawRunner, SHARD_MASK, wakeNeeded } from "./endpoint-slots";
 import { handOnSlots } from "./hand-on-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
@@ -103,7 +103,8 @@ export async function finishAttempt(input: {
         -- over, or this job passes the slot on to a parked delivery (below).
         released as (
           update endpoint_slots s set in_flight = greatest(0, s.in_flight - 1)
-          from cur where s.endpoint_id = ${attempt.endpointId} and cur.claimed_by_job = ${jobId} and not ${chain}::boolean
+          from cur where s.endpoint_id = ${attempt.endpointId} and s.shard = (hashtext(${jobId}) & ${SHARD_MASK})
+            and cur.claimed_by_job = ${jobId} and not ${chain}::boolean
         )
         select exists (select 1 from moved) as applied,
           (select count(*) from (

@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
-import { lockEndpointSlots, rawRunner, wakeParkedDeliveries } from "./endpoint-slots";
+import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "./log-delivery";
 import { deliverySettings } from "./settings";
 
@@ -18,7 +18,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   const lapsed = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
       with lost as (
-        select id, endpoint_id, organization_id, attempt_count, updated_at from deliveries
+        select id, endpoint_id, organization_id, attempt_count, updated_at, claimed_by_job from deliveries
         where status = 'delivering' and lease_expires_at < now() - make_interval(secs => ${LAPSED_GRACE_SECONDS})
         for update skip locked
       ),
@@ -29,8 +29,11 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
       ),
       released as (
         update endpoint_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
-        from (select endpoint_id, count(*)::int as n from lost group by endpoint_id) lost_here
-        where s.endpoint_id = lost_here.endpoint_id
+        from (
+          select endpoint_id, (hashtext(claimed_by_job) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
+          from lost group by 1, 2
+        ) lost_here
+        where s.endpoint_id = lost_here.endpoint_id and s.shard = lost_here.shard
       )
       update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
       from lost where d.id = lost.id
@@ -44,22 +47,29 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   // ending meanwhile can only make the count one too high for a minute: the cautious side).
   let recounted = 0;
   const counted = await sql<{ endpoint_id: string }[]>`
-    select endpoint_id from endpoint_slots where in_flight > 0
+    select distinct endpoint_id from endpoint_slots where in_flight > 0
     union select distinct endpoint_id from deliveries where status = 'delivering'`;
   for (const { endpoint_id: endpointId } of counted) {
     const fixed = await sql.begin(async (tx) => {
       await lockEndpointSlots(rawRunner(tx), endpointId);
-      return tx<{ in_flight: number }[]>`
-        insert into endpoint_slots (endpoint_id, organization_id, in_flight)
-        select e.id, e.organization_id,
-          (select count(*)::int from deliveries d where d.endpoint_id = e.id and d.status = 'delivering')
-        from endpoints e where e.id = ${endpointId}
-        on conflict (endpoint_id) do update set in_flight = excluded.in_flight
+      // Every shard, to what its jobs' delivering rows say.
+      return tx<{ shard: number; in_flight: number }[]>`
+        insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
+        select e.id, shards.shard, e.organization_id, coalesce(truth.n, 0)
+        from endpoints e
+        cross join generate_series(0, ${SHARD_MASK}) as shards(shard)
+        left join (
+          select (hashtext(d.claimed_by_job) & ${SHARD_MASK}) as shard, count(*)::int as n
+          from deliveries d where d.endpoint_id = ${endpointId} and d.status = 'delivering' group by 1
+        ) truth on truth.shard = shards.shard
+        where e.id = ${endpointId}
+          and (truth.n > 0 or exists (select 1 from endpoint_slots s where s.endpoint_id = e.id and s.shard = shards.shard))
+        on conflict (endpoint_id, shard) do update set in_flight = excluded.in_flight
         where endpoint_slots.in_flight <> excluded.in_flight
-        returning in_flight`;
+        returning shard, in_flight`;
     });
-    if (fixed.length > 0) console.error(`[rescue-deliveries] endpoint ${endpointId}: attempts in flight recounted to ${fixed[0]!.in_flight}`);
-    recounted += fixed.length;
+    if (fixed.length > 0) console.error(`[rescue-deliveries] endpoint ${endpointId}: attempts in flight recounted in ${fixed.length} shard(s)`);
+    recounted += fixed.length > 0 ? 1 : 0;
   }
 
   let woken = 0;
