@@ -134,8 +134,8 @@ export const deliveries = pgTable(
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
     // lib/delivery counts an endpoint's attempts in flight (its concurrency cap) and wakes its parked deliveries.
     index("deliveries_endpoint_in_flight_idx").on(t.endpointId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
-    // With id: an ingest batch shares one received_at, and without it the oldest parked delivery means sorting the batch.
-    index("deliveries_endpoint_parked_idx").on(t.endpointId, t.receivedAt, t.id).where(sql`parked_at is not null`),
+    // Parked deliveries leave in parked_at order; queries order by it so no other index can serve them.
+    index("deliveries_endpoint_parked_idx").on(t.endpointId, t.parkedAt, t.id).where(sql`parked_at is not null`),
     // The dashboard's list filters (lib/delivery/list-deliveries.ts), newest first, across an organization's endpoints.
     index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
     index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),

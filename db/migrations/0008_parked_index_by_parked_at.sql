@@ -1,0 +1,2 @@
+DROP INDEX "deliveries_endpoint_parked_idx";--> statement-breakpoint
+CREATE INDEX "deliveries_endpoint_parked_idx" ON "deliveries" USING btree ("endpoint_id","parked_at","id") WHERE parked_at is not null;
