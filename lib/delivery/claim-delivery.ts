@@ -94,15 +94,16 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       : "nextParked" in target
         ? tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
              from deliveries d where d.endpoint_id = ${endpointId} and d.parked_at is not null
-             order by d.received_at, d.id limit 1
+             order by d.parked_at, d.id limit 1
              for update skip locked`
         : tx`select d.id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at, d.attempt_count, d.updated_at
              from deliveries d where d.endpoint_id = ${endpointId} and d.status = 'delivering' and d.claimed_by_job = ${jobId}
              order by d.received_at, d.id limit 1
              for update skip locked`;
-  // Parked implies pending (parking sets it; a claim, replay or bury clears parked_at). Saying only
-  // `parked_at is not null` keeps the planner on the small parked index: with `status = 'pending'`
-  // too it may walk the open-deliveries index, every pending row of the endpoint.
+  // Parked deliveries leave oldest-parked first, in the parked index's own order (endpoint,
+  // parked_at, id), so the planner has no other index to walk. Parked implies pending (parking sets
+  // it; a claim, replay or bury clears parked_at), so status is not named: that would offer it the
+  // open-deliveries index, every pending row of the endpoint.
   // A delivery handed a slot from the parked list is not parked again when there is none after all.
   const parkable = "nextParked" in target ? tx`false` : tx`true`;
   const SLOT_SHARD = (job: string) => tx`(hashtext(${job}) & ${SHARD_MASK})::smallint`;

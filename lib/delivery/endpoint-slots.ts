@@ -64,12 +64,12 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
   const [row] = (await run(sql`
     with pick as (
       select d.id from deliveries d
-      -- Parked implies pending; naming status here would let the planner walk every open delivery (claim-delivery.ts).
+      -- In the parked index's order, status not named (claim-delivery.ts says why).
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
-      order by d.received_at, d.id
+      order by d.parked_at, d.id
       limit (
-        case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
+        case when ${anyParked(input.endpointId)}
         then greatest(0, ${input.concurrency}::int - (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId})::int)
         else 0 end
       )
@@ -102,14 +102,22 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
 }
 
 /**
- * After a commit: is anything parked at this endpoint while it has a free slot and is not paused?
- * (`claimed_by_job is null`, always true of a parked row, keeps the probe off an index-only scan:
- * a plain index scan marks the entries of deliveries unparked since as dead, so the head of the
- * parked index, where the backlog drains from, does not fill up with entries to re-check.)
+ * Is anything parked at this endpoint? Asked as "its oldest parked delivery", in the parked index's
+ * order, so that index is the plan (a bare EXISTS let the planner walk the endpoint's received-at
+ * index once a backlog had drained). `claimed_by_job is null`, true of every parked row, keeps it
+ * a plain index scan rather than an index-only one: a plain scan marks the entries of deliveries
+ * unparked since as dead, so the drained head of the index does not fill with entries to re-check.
  */
+function anyParked(endpointId: string): SQL {
+  return sql`(select p.id from deliveries p
+    where p.endpoint_id = ${endpointId} and p.parked_at is not null and p.claimed_by_job is null
+    order by p.parked_at, p.id limit 1) is not null`;
+}
+
+/** After a commit: is anything parked at this endpoint while it has a free slot and is not paused? */
 export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<boolean> {
   const [row] = (await run(sql`
-    select case when exists (select 1 from deliveries p where p.endpoint_id = ${input.endpointId} and p.parked_at is not null and p.claimed_by_job is null)
+    select case when ${anyParked(input.endpointId)}
       then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
         and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId}) < ${input.concurrency}::int
       else false end as needed`)) as { needed: boolean }[];
