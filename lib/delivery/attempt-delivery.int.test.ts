@@ -399,7 +399,8 @@ describe("hands a freed slot straight to the endpoint's oldest parked delivery",
     const endpoint = await createEndpointFixture(org.ctx, dest.url);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id);
-    await getSql()`update deliveries set parked_at = now() where id = any(${ids.slice(1)})`;
+    await getSql()`update deliveries set parked_at = now() - interval '2 seconds' where id = ${ids[1]!}`;
+    await getSql()`update deliveries set parked_at = now() - interval '1 second' where id = ${ids[2]!}`;
     const settings = deliverySettings();
     // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
     const claim = await claimDelivery({ target: { deliveryId: ids[0]! }, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
