@@ -146,6 +146,7 @@ async function drain(databaseUrl: string, destinationUrl: string, arrivals: Map<
     };
     while (arrivals.size - before < TOTAL) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      if (worker.exitCode !== null || worker.signalCode !== null) throw new Error(`the worker exited (${worker.exitCode ?? worker.signalCode}) before delivering everything`);
       if (Math.random() < 0.1) await sample();
     }
     await sample();
