@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "./ids";
+
+describe("newId", () => {
+  it("makes prefixed 25-character base-36 ids, all different across many refills of the random pool", () => {
+    const ids = Array.from({ length: 5_000 }, () => newId("dlv"));
+    for (const id of ids) expect(id).toMatch(/^dlv_[0-9a-z]{25}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("spreads its values over the whole 128-bit range", () => {
+    // The leading base-36 digit of a uniform 128-bit value takes many values; a pool read as zeros would not.
+    const leading = new Set(Array.from({ length: 2_000 }, () => newId("ep").slice(3, 5)));
+    expect(leading.size).toBeGreaterThan(50);
+  });
+});
