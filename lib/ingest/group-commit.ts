@@ -109,12 +109,14 @@ export class GroupCommitter {
       event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
     }));
     const jobs = batch.map(({ delivery: d }) => deliverJobSpec({ deliveryId: d.id, endpointId: d.endpointId, trigger: "auto" }));
-    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JSON.stringify(jobs)])).map((r) => r.id as string));
+    // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
+    // then sends Bind+Execute — two round trips and a parse of this statement per batch.
+    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JSON.stringify(jobs)], { prepare: true })).map((r) => r.id as string));
     const existing = new Map<string, string>();
     if (inserted.size < batch.length) {
       // Committed by now, and read in a new snapshot: sees rows that concurrent batches committed too.
       const keys = batch.filter((w) => !inserted.has(w.delivery.id)).map(({ delivery: d }) => ({ endpoint_id: d.endpointId, external_id: d.externalId }));
-      for (const row of await this.sql().unsafe(FIND_EXISTING, [JSON.stringify(keys)])) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
+      for (const row of await this.sql().unsafe(FIND_EXISTING, [JSON.stringify(keys)], { prepare: true })) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
     }
     return batch.map(({ delivery: d }): StoreResult => {
       if (inserted.has(d.id)) return { id: d.id, duplicate: false };

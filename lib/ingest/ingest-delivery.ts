@@ -18,7 +18,7 @@ const holder = globalThis as unknown as { __inboxCommitter?: GroupCommitter };
 function committer(): GroupCommitter {
   if (!holder.__inboxCommitter) {
     const timeoutMs = Number(process.env.INGEST_STORE_TIMEOUT_MS ?? 8_000);
-    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent: Number(process.env.INGEST_COMMIT_CONCURRENCY ?? 4) };
+    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent: Number(process.env.INGEST_COMMIT_CONCURRENCY ?? 2) };
     holder.__inboxCommitter = new GroupCommitter(() => getIngestSql({ max: options.maxConcurrent, statementTimeoutMs: options.statementTimeoutMs }), options);
   }
   return holder.__inboxCommitter;
