@@ -1,7 +1,10 @@
 // Starts the production Next.js server (building it first when stale) for tests that need real HTTP.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-import { ensureNextBuild, nextBin } from "@/lib/runtime/next-build";
+import { ensureNextBuild, nextStartArgs } from "@/lib/runtime/next-build";
+
+/** NEXT_NODE_ARGS: extra Node arguments for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark. */
+const profileArgs = () => (process.env.NEXT_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,7 +27,7 @@ export async function startNextServer(options: { databaseUrl: string; port?: num
   await ensureNextBuild("test");
   const port = options.port ?? (await freePort());
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [nextBin(process.cwd()), "start", "-p", String(port)], {
+  const child = spawn(process.execPath, [...profileArgs(), ...nextStartArgs(process.cwd(), String(port))], {
     env: { ...process.env, ...options.env, DATABASE_URL: options.databaseUrl, APP_URL: url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -43,6 +43,15 @@ export function isNextBuildStale(root: string = process.cwd()): boolean {
 
 export const nextBin = (root: string) => path.join(root, "node_modules", "next", "dist", "bin", "next");
 
+/**
+ * Node's arguments for the production web server. A larger young generation: the server allocates
+ * fast, and with the default 16 MB semi-space it spent ~10 % of its time in scavenges (bench/ingest:
+ * ingest ~10 % faster, the no-op route ~3 %).
+ */
+export function nextStartArgs(root: string, port: string): string[] {
+  return ["--max-semi-space-size=32", nextBin(root), "start", "-p", port];
+}
+
 export interface BuildOptions {
   root?: string;
   env?: NodeJS.ProcessEnv;

@@ -1,7 +1,7 @@
 // `npm run start:web`: the web server alone, for production (run the worker with `npm run start:worker`).
 // Needs DATABASE_URL; applies migrations; builds only when there is no build.
 import { migrateDatabase } from "./migrate";
-import { ensureNextBuild, nextBin } from "./next-build";
+import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild } from "./child-processes";
 
@@ -11,7 +11,7 @@ try {
   const { env } = await resolveEnvironment({ allowEmbeddedDatabase: false, log });
   await migrateDatabase(env.DATABASE_URL!);
   await ensureNextBuild("start:web", { env, onlyIfMissing: true });
-  const web = startChild(process.execPath, [nextBin(process.cwd()), "start", "-p", env.PORT!], env);
+  const web = startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!), env);
   let stopping = false;
   onTerminationSignal(() => {
     stopping = true;

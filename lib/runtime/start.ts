@@ -3,7 +3,7 @@
 // SIGTERM/SIGINT: stop both (the worker drains its jobs), stop the database, exit 0.
 import type { ChildProcess } from "node:child_process";
 import { migrateDatabase } from "./migrate";
-import { ensureNextBuild, nextBin } from "./next-build";
+import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment, type ResolvedEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild } from "./child-processes";
 
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   if (stopping) return;
   children.clear();
 
-  supervise("the web server", startChild(process.execPath, [nextBin(process.cwd()), "start", "-p", env.PORT!], env));
+  supervise("the web server", startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!), env));
   supervise("the worker", startChild(process.execPath, ["--import", "tsx", "jobs/worker.ts"], env));
   log(`web server and worker starting; open ${env.APP_URL}`);
 }
