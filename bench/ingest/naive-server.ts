@@ -36,7 +36,13 @@ export function startNaiveServer(options: { databaseUrl: string; port: number; e
   });
   return new Promise<{ close: () => Promise<void> }>((resolve) =>
     server.listen(options.port, "127.0.0.1", () =>
-      resolve({ close: async () => { server.close(); await sql.end(); } }),
+      resolve({
+        close: async () => {
+          // Requests cut off in flight must not reach a pool that is ending.
+          await new Promise<void>((closed) => (server.closeAllConnections(), server.close(() => closed())));
+          await sql.end({ timeout: 5 });
+        },
+      }),
     ),
   );
 }

@@ -1,6 +1,8 @@
 // bench/ingest: ingest throughput and latency beside (a) a no-op route in the same Next.js server
 // and (b) a naive bare node:http ingest, all in one run. Prints its figures; asserts nothing.
-//   npm run bench:ingest            (BENCH_DURATION=seconds, BENCH_CONNECTIONS=n)
+// The three take turns for BENCH_ROUNDS rounds and the ratios are of the medians: this machine's
+// speed drifts by 10-20 % from one 20 s stretch to the next.
+//   npm run bench:ingest            (BENCH_DURATION=seconds, BENCH_CONNECTIONS=n, BENCH_ROUNDS=n)
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import postgres from "postgres";
@@ -14,19 +16,21 @@ import { freePort, startNextServer } from "@/test/next-server";
 import { startNaiveServer } from "./naive-server";
 
 const duration = Number(process.env.BENCH_DURATION ?? 20);
-const only = process.env.BENCH_ONLY; // e.g. "ingest" to profile one target
+const only = process.env.BENCH_ONLY; // "noop", "ingest" or "naive": run that target alone (to profile it)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARM_UP_SECONDS = 5;
 
 interface Figures { name: string; rps: number; p50: number; p99: number; ok: number; errors: number; rows: number | null }
 
-function load(url: string, secret: string | null): Promise<autocannon.Result> {
+function load(url: string, secret: string | null, seconds = duration): Promise<autocannon.Result> {
   const webhook = secret ? new Webhook(secret) : null;
   const pad = "x".repeat(900);
   let sequence = 0;
   return autocannon({
     url,
     connections,
-    duration,
+    duration: seconds,
     requests: [{
       method: "POST",
       setupRequest: (request) => {
@@ -43,7 +47,6 @@ function load(url: string, secret: string | null): Promise<autocannon.Result> {
 }
 
 async function measure(name: string, url: string, secret: string | null, endpointId: string | null): Promise<Figures> {
-  await load(url, secret).catch(() => undefined); // warm-up is not counted: first compiles and pool fills
   const before = endpointId ? Number((await getSql()`select count(*) from deliveries where endpoint_id = ${endpointId}`)[0]!.count) : 0;
   const result = await load(url, secret);
   const rows = endpointId ? Number((await getSql()`select count(*) from deliveries where endpoint_id = ${endpointId}`)[0]!.count) - before : null;
@@ -70,24 +73,40 @@ async function main() {
     naive = await startNaiveServer({ databaseUrl, port: naivePort, endpointId: bare.id, organizationId: org.organizationId, secret: bare.secret! });
 
     console.log(`bench/ingest: ${connections} connections, ${duration} s each, unique signed ~1 KB Standard Webhooks requests`);
-    if (only === "ingest") {
-      console.log(await measure("ingest (POST /in/:id)", `${server.url}/in/${ingest.id}`, ingest.secret!, ingest.id));
+    const targets = {
+      noop: () => measure("next no-op route", `${server!.url}/api/noop`, null, null),
+      ingest: () => measure("ingest (POST /in/:id)", `${server!.url}/in/${ingest.id}`, ingest.secret!, ingest.id),
+      naive: () => measure("naive bare node:http", `http://127.0.0.1:${naivePort}/`, bare.secret!, bare.id),
+    };
+    // Warm-up is not counted: first compiles, pool fills. Its last requests may commit during the first round.
+    await load(`${server.url}/api/noop`, null, WARM_UP_SECONDS);
+    await load(`${server.url}/in/${ingest.id}`, ingest.secret!, WARM_UP_SECONDS);
+    await load(`http://127.0.0.1:${naivePort}/`, bare.secret!, WARM_UP_SECONDS);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (only) {
+      console.log(await targets[only as keyof typeof targets]());
       return;
     }
-    const results = [
-      await measure("next no-op route", `${server.url}/api/noop`, null, null),
-      await measure("ingest (POST /in/:id)", `${server.url}/in/${ingest.id}`, ingest.secret!, ingest.id),
-      await measure("naive bare node:http", `http://127.0.0.1:${naivePort}/`, bare.secret!, bare.id),
-    ];
-    console.log("\n| target | req/s | p50 ms | p99 ms | 2xx | errors | rows committed |");
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const r of results) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.rows ?? "—"} |`);
-    const [noop, ours, bareFigures] = results as [Figures, Figures, Figures];
-    console.log(`\ningest / no-op Next.js route: ${(ours.rps / noop.rps).toFixed(2)}×   ingest / naive bare server: ${(ours.rps / bareFigures.rps).toFixed(2)}×`);
+    const results: Figures[][] = [];
+    console.log("\n| round | target | req/s | p50 ms | p99 ms | 2xx | errors | rows committed |");
+    console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (let round = 1; round <= rounds; round++) {
+      const figures = [await targets.noop(), await targets.ingest(), await targets.naive()];
+      for (const r of figures) console.log(`| ${round} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.rows ?? "—"} |`);
+      results.push(figures);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const [noop, ours, bareRps] = [0, 1, 2].map((i) => median(results.map((figures) => figures[i]!.rps)));
+    const ourP99 = median(results.map((figures) => figures[1]!.p99));
+    console.log(`\nmedians: no-op ${noop!.toFixed(0)} req/s, ingest ${ours!.toFixed(0)} req/s (p99 ${ourP99} ms), naive ${bareRps!.toFixed(0)} req/s`);
+    console.log(`ingest / no-op Next.js route: ${(ours! / noop!).toFixed(2)}× (per round: ${results.map((f) => (f[1]!.rps / f[0]!.rps).toFixed(2)).join(", ")})   ingest / naive bare server: ${(ours! / bareRps!).toFixed(2)}×`);
     // A timed run stops with up to `connections` requests in flight: committed, but never answered to us.
-    const check = (f: Figures) =>
-      f.rows! < f.ok ? `NO: ${f.ok - f.rows!} answered 2xx but not stored` : `every 2xx stored (+${f.rows! - f.ok} committed while the run was cut off, ≤ ${connections})`;
-    console.log(`rows committed vs 2xx answered: ingest ${check(ours)}; naive ${check(bareFigures)}`);
+    const check = (i: number) => {
+      const ok = results.reduce((sum, figures) => sum + figures[i]!.ok, 0);
+      const rows = results.reduce((sum, figures) => sum + figures[i]!.rows!, 0);
+      return rows < ok ? `NO: ${ok - rows} answered 2xx but not stored` : `every 2xx stored (${ok} answered, ${rows} committed: the rest were cut off in flight)`;
+    };
+    console.log(`rows committed vs 2xx answered: ingest ${check(1)}; naive ${check(2)}`);
   } finally {
     await naive?.close();
     await server?.stop();
