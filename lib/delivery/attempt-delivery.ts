@@ -42,6 +42,7 @@ export async function attemptDelivery(input: {
   const { jobId, endpointId } = input;
   const own = await claimDelivery({ target: { deliveryId: input.deliveryId }, endpointId, jobId, trigger: input.trigger, settings });
   let claim: ClaimResult = own;
+  let parkedSeen = own.parkedSeen ?? true;
   if (claim.verdict === "paused" || claim.verdict === "saturated") {
     logDelivery(input.deliveryId, claim.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
   }
@@ -49,7 +50,10 @@ export async function attemptDelivery(input: {
   if (own.slotsToHandOn && own.endpointId) {
     // A slot freed as this claim parked: take the oldest parked delivery (perhaps this one) now.
     const handed = await handOnSlots(getSql(), { endpointId: own.endpointId, jobId, chainNext: claim.verdict !== "claimed", settings });
-    if (handed.next?.verdict === "claimed") claim = handed.next;
+    if (handed.next?.verdict === "claimed") {
+      claim = handed.next;
+      parkedSeen = true;
+    }
   }
 
   let first: AttemptResult | undefined;
@@ -62,8 +66,9 @@ export async function attemptDelivery(input: {
     }
     if (claim.verdict !== "claimed") break;
     const chain = chained < CHAIN_LIMIT.attempts && Date.now() - started < CHAIN_LIMIT.ms && !input.signal?.aborted;
-    const { outcome, settlement } = await attemptOnce(claim.attempt, { jobId, signal: input.signal, settings, chainNext: chain });
+    const { outcome, settlement } = await attemptOnce(claim.attempt, { jobId, signal: input.signal, settings, chainNext: chain, parkedSeen });
     first ??= { attempted: true, outcome, settlement, chained: 0 };
+    parkedSeen = settlement.parkedSeen;
     claim = settlement.next ?? { verdict: "missing" };
     if (claim.verdict === "claimed") chained++;
   }
@@ -73,7 +78,7 @@ export async function attemptDelivery(input: {
 
 async function attemptOnce(
   attempt: ClaimedAttempt,
-  options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; chainNext: boolean },
+  options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; chainNext: boolean; parkedSeen: boolean },
 ): Promise<{ outcome: Outcome; settlement: Settlement }> {
   if (attempt.tookOver) logDelivery(attempt.deliveryId, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
@@ -86,7 +91,7 @@ async function attemptOnce(
     send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, durationMs: 0 };
   }
   const outcome = classifyOutcome(send.result);
-  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, chainNext: options.chainNext });
+  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, chainNext: options.chainNext, parkedSeen: options.parkedSeen });
 
   const answer = send.result.kind === "response" ? `HTTP ${send.result.statusCode}` : send.result.kind;
   const then =

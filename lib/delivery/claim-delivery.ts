@@ -7,7 +7,7 @@ import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
-import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeNeeded } from "./endpoint-slots";
+import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -224,6 +224,7 @@ export function claimResult(rows: readonly ClaimRow[], endpointId: string): Clai
  * Claims a delivery for this job in one short transaction under the endpoint's slot lock (one
  * round trip). `slotsToHandOn`: after the commit, parked deliveries and a free slot were seen
  * together (say, this claim parked just as a slot freed); the caller hands them on (hand-on-slots.ts).
+ * `parkedSeen`: anything was parked at the endpoint after the commit (finish-attempt.ts chains then).
  */
 export async function claimDelivery(input: {
   target: ClaimTarget;
@@ -232,7 +233,7 @@ export async function claimDelivery(input: {
   trigger: DeliverTrigger;
   settings: DeliverySettings;
   sql?: postgres.Sql;
-}): Promise<ClaimResult & { endpointId?: string; slotsToHandOn?: boolean }> {
+}): Promise<ClaimResult & { endpointId?: string; slotsToHandOn?: boolean; parkedSeen?: boolean }> {
   const sql = input.sql ?? getSql();
   let endpointId = input.endpointId;
   if (!endpointId) {
@@ -243,7 +244,7 @@ export async function claimDelivery(input: {
   }
   const claim: ClaimInput = { ...input, endpointId };
   const target = input.target;
-  const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, ClaimRow[]], [boolean]>(
+  const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, ClaimRow[]], [ParkedLook]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
@@ -271,5 +272,5 @@ export async function claimDelivery(input: {
   );
   const [, parkedEarly, , rows] = results;
   const result: ClaimResult = parkedEarly[0] ? { verdict: parkedEarly[0].paused ? "paused" : "saturated" } : claimResult(rows, endpointId);
-  return { ...result, endpointId, slotsToHandOn: after[0] };
+  return { ...result, endpointId, slotsToHandOn: after[0].needed, parkedSeen: after[0].parked };
 }

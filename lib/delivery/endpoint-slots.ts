@@ -114,12 +114,22 @@ function anyParked(endpointId: string): SQL {
     order by p.parked_at, p.id limit 1) is not null`;
 }
 
-/** After a commit: is anything parked at this endpoint while it has a free slot and is not paused? */
-export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<boolean> {
+/** What wakeNeeded saw after a commit. */
+export interface ParkedLook {
+  /** Something is parked at this endpoint while it has a free slot and is not paused: hand slots on. */
+  needed: boolean;
+  /** Something is parked at this endpoint at all: the attempt now running should pass its slot on when it ends. */
+  parked: boolean;
+}
+
+/** After a commit: is anything parked at this endpoint, and does it have a free slot for it? */
+export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<ParkedLook> {
   const [row] = (await run(sql`
-    select case when ${anyParked(input.endpointId)}
+    select parked, case when parked
       then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
         and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId}) < ${input.concurrency}::int
-      else false end as needed`)) as { needed: boolean }[];
-  return row?.needed ?? false;
+      else false end as needed
+    -- offset 0: the look runs once, not once per mention of "parked"
+    from (select ${anyParked(input.endpointId)} as parked offset 0) look`)) as { needed: boolean; parked: boolean }[];
+  return { needed: row?.needed ?? false, parked: row?.parked ?? false };
 }

@@ -6,7 +6,7 @@ import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
 import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
-import { rawRunner, SHARD_MASK, wakeNeeded } from "./endpoint-slots";
+import { rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { handOnSlots } from "./hand-on-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
@@ -22,6 +22,8 @@ export interface Settlement {
   /** False when the delivery was no longer this attempt's (buried meanwhile): only the attempt was recorded. */
   applied: boolean;
   woken: number;
+  /** Deliveries were parked at the endpoint once this settled: the next attempt's finish should chain. */
+  parkedSeen: boolean;
 }
 
 /** What the delivery becomes after this attempt. Pure. */
@@ -56,6 +58,13 @@ export async function finishAttempt(input: {
    * same job (no job to add, fetch and run); the remaining free slots are woken as usual.
    */
   chainNext?: boolean;
+  /**
+   * Whether deliveries were parked at the endpoint when this attempt began (claimDelivery's
+   * `parkedSeen`). When none were, the chain's claim is left out of the transaction: usually
+   * nothing is parked, and the claim would cost a statement as big as the finish for nothing. A
+   * delivery parked since is still found, after the commit (wakeNeeded), and handed on.
+   */
+  parkedSeen?: boolean;
   sql?: postgres.Sql;
 }): Promise<Settlement> {
   const { attempt, jobId, send, outcome, settings } = input;
@@ -70,8 +79,8 @@ export async function finishAttempt(input: {
       : null;
   // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
-  const chain = input.chainNext === true;
-  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [boolean]>(
+  const chain = input.chainNext === true && input.parkedSeen !== false;
+  const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [ParkedLook]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
@@ -117,17 +126,17 @@ export async function finishAttempt(input: {
       // frees the slot. (Should another job have taken this claim over meanwhile — only after a
       // stall longer than the lease — the endpoint may run one attempt over its cap until
       // rescue-deliveries recounts, within a minute.)
-      ...(input.chainNext
+      ...(chain
         ? [claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()]
         : []),
     ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?],
     (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
   const [, [row], chained] = results;
-  const [needed] = after;
+  const [look] = after;
   const passedOn = chained ? claimResult(chained, attempt.endpointId) : null;
   // A slot was freed (not passed on) while deliveries wait: hand it on under the slot lock.
-  const handed = needed
+  const handed = look.needed
     ? await handOnSlots(sql, { endpointId: attempt.endpointId, jobId, chainNext: (input.chainNext ?? false) && passedOn?.verdict !== "claimed", settings })
     : { next: null, woken: [] };
   const nextClaim = passedOn?.verdict === "claimed" ? passedOn : handed.next;
@@ -138,5 +147,6 @@ export async function finishAttempt(input: {
     applied: row?.applied ?? false,
     woken: handed.woken.length,
     next: nextClaim,
+    parkedSeen: look.parked || nextClaim?.verdict === "claimed",
   };
 }
