@@ -393,6 +393,36 @@ describe("takes over an attempt its own job began before dying", () => {
   });
 });
 
+describe("hands a freed slot to a delivery parked during the attempt, when none was parked as it began", () => {
+  it("leaves the chain's claim out of the finish, then finds the parked delivery after the commit", async () => {
+    const dest = await destination();
+    const endpoint = await createEndpointFixture(org.ctx, dest.url);
+    const first = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    const later = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    const settings = deliverySettings();
+    const claim = await claimDelivery({ target: { deliveryId: first }, endpointId: endpoint.id, jobId: "6160", trigger: "auto", settings });
+    if (claim.verdict !== "claimed") throw new Error(claim.verdict);
+    expect(claim.parkedSeen).toBe(false);
+    // Parked while the attempt was in flight.
+    await getSql()`update deliveries set parked_at = now() where id = ${later}`;
+    const settlement = await finishAttempt({
+      attempt: claim.attempt,
+      jobId: "6160",
+      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
+      outcome: { kind: "delivered" },
+      settings,
+      chainNext: true,
+      parkedSeen: claim.parkedSeen,
+    });
+    expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: later } });
+    expect((await read(later)).status).toBe("delivering");
+    expect(settlement.parkedSeen).toBe(true);
+    // One slot in flight: the first attempt's was freed, the later one's taken.
+    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`;
+    expect(slots!.n).toBe(1);
+  });
+});
+
 describe("hands a freed slot straight to the endpoint's oldest parked delivery", () => {
   it("delivers parked deliveries in the same job run, and a re-run job finishes a chain its dead worker began", async () => {
     const dest = await destination();
