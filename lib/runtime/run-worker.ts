@@ -47,7 +47,10 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     preset: {
       worker: {
         localQueue: { size: localQueueSize },
-        completeJobBatchDelay: 1,
+        // Completions wait up to 10 ms to share one statement (~3 jobs a statement at 1 ms, more at 10;
+        // bench/deliver ~4 % faster). The outcome is already recorded; a job whose completion is lost
+        // with its worker runs again and finds its delivery settled.
+        completeJobBatchDelay: 10,
         failJobBatchDelay: 1,
         // Tasks that honour the abort signal get it shortly before we give up on them.
         gracefulShutdownAbortTimeout: Math.max(0, shutdownTimeoutMs - 2_000),
