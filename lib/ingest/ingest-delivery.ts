@@ -2,6 +2,7 @@
 // signature over those exact bytes → store + enqueue in one transaction (group commit) → answer.
 // Nothing is stored before verification; the 200 goes out only after the commit.
 import { getIngestSql } from "@/db";
+import { positiveIntegerEnv } from "@/lib/env-number";
 import { NotFoundError, SignatureError, StoreUnavailableError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
@@ -17,8 +18,9 @@ export type IngestOutcome =
 const holder = globalThis as unknown as { __inboxCommitter?: GroupCommitter };
 function committer(): GroupCommitter {
   if (!holder.__inboxCommitter) {
-    const timeoutMs = Number(process.env.INGEST_STORE_TIMEOUT_MS ?? 8_000);
-    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent: Number(process.env.INGEST_COMMIT_CONCURRENCY ?? 2) };
+    const timeoutMs = positiveIntegerEnv(process.env.INGEST_STORE_TIMEOUT_MS, 8_000);
+    const maxConcurrent = positiveIntegerEnv(process.env.INGEST_COMMIT_CONCURRENCY, 2);
+    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent };
     holder.__inboxCommitter = new GroupCommitter(() => getIngestSql({ max: options.maxConcurrent, statementTimeoutMs: options.statementTimeoutMs }), options);
   }
   return holder.__inboxCommitter;

@@ -3,14 +3,10 @@
 import { EventEmitter } from "node:events";
 import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { closeDb, databaseUrl } from "@/db";
+import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
-
-function positiveInteger(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 

@@ -1,5 +1,6 @@
 // Timings of worker heartbeats and dead-worker recovery. Defaults suit production; tests shorten them
 // through the environment.
+import { positiveNumberEnv as positiveNumber } from "@/lib/env-number";
 
 export interface WorkerHealthSettings {
   /** How often a worker process records its heartbeat. */
@@ -8,11 +9,6 @@ export interface WorkerHealthSettings {
   staleAfterMs: number;
   /** How often a worker looks for dead workers' locked jobs. */
   releaseIntervalMs: number;
-}
-
-function positiveNumber(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 export function workerHealthSettings(env: NodeJS.ProcessEnv = process.env): WorkerHealthSettings {
