@@ -4,7 +4,7 @@ import type { EndpointOverview } from "@/lib/endpoints/get-overview";
 import { EndpointOverviewTable } from "./endpoint-overview-table";
 
 const hours = (overrides: Record<number, { received: number; delivered: number; failed: number }> = {}) =>
-  Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, received: 0, delivered: 0, failed: 0, ...overrides[23 - i] }));
+  Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, ...(overrides[23 - i] ?? { received: 0, delivered: 0, failed: 0 }) }));
 
 const endpoint = (changes: Partial<EndpointOverview>): EndpointOverview => ({
   id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, oldestPendingAgeSeconds: 0,
