@@ -50,14 +50,25 @@ const STORE = `
          event_type text, headers jsonb, body text, size_bytes int, source_ip text)
     where exists (select 1 from endpoints e where e.id = i.endpoint_id)
     on conflict (endpoint_id, external_id) do nothing
-    returning id
+    returning id, endpoint_id
   ), enqueued as (
+    -- Each inserted delivery's job, from $2: the constant parts of deliverJobSpec's spec.
     select graphile_worker.add_jobs(array(
-      select json_populate_record(null::graphile_worker.job_spec, s.spec)
-      from json_array_elements($2::text::json) as s(spec)
-      join inserted on inserted.id = s.spec -> 'payload' ->> 'deliveryId')) as jobs
+      select json_populate_record(null::graphile_worker.job_spec, ($2::text::jsonb || jsonb_build_object(
+        'payload', jsonb_build_object('deliveryId', inserted.id, 'endpointId', inserted.endpoint_id, 'trigger', 'auto')))::json)
+      from inserted)) as jobs
   )
   select inserted.id from inserted, (select count(*) from enqueued) as forced`;
+
+/**
+ * A new delivery's job, less its payload (added per row in SQL). Unkeyed: a delivery just inserted has
+ * no job a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
+ * look for running jobs with the key). A bury before the first attempt leaves this job to find its
+ * delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim lets
+ * only one attempt happen (lib/delivery/claim-delivery.ts).
+ */
+const { payload: _payload, ...jobTemplate } = deliverJobSpec({ deliveryId: "", endpointId: "", trigger: "auto", unkeyed: true });
+const JOB_TEMPLATE = JSON.stringify(jobTemplate);
 
 const FIND_EXISTING = `
   select d.id, d.endpoint_id, d.external_id
@@ -108,10 +119,9 @@ export class GroupCommitter {
       id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, external_id: d.externalId,
       event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
     }));
-    const jobs = batch.map(({ delivery: d }) => deliverJobSpec({ deliveryId: d.id, endpointId: d.endpointId, trigger: "auto" }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JSON.stringify(jobs)], { prepare: true })).map((r) => r.id as string));
+    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JOB_TEMPLATE], { prepare: true })).map((r) => r.id as string));
     const existing = new Map<string, string>();
     if (inserted.size < batch.length) {
       // Committed by now, and read in a new snapshot: sees rows that concurrent batches committed too.

@@ -56,7 +56,7 @@ describe("a server killed with SIGKILL mid-traffic", () => {
     server = await startNextServer({ databaseUrl: database.url() });
     const ids = [...acknowledged.values()];
     const stored = await getSql()`
-      select d.id, d.external_id, exists (select 1 from graphile_worker.jobs j where j.key = 'deliver:' || d.id) as has_job
+      select d.id, d.external_id, exists (select 1 from graphile_worker._private_jobs j where j.payload ->> 'deliveryId' = d.id) as has_job
       from deliveries d where d.id = any(${ids})`;
     expect(stored).toHaveLength(acknowledged.size);
     expect(stored.every((row) => row.has_job)).toBe(true);

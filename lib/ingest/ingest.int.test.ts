@@ -37,7 +37,7 @@ async function post(path: string, body: BodyInit | null, headers: Record<string,
 }
 
 const rowsFor = (externalId: string) => getSql()`select id, body, headers, event_type, status from deliveries where external_id = ${externalId}`;
-const jobsFor = (deliveryId: string) => getSql()`select id from graphile_worker.jobs where task_identifier = 'deliver' and key = ${`deliver:${deliveryId}`}`;
+const jobsFor = (deliveryId: string) => getSql()`select id from graphile_worker._private_jobs where payload ->> 'deliveryId' = ${deliveryId}`;
 
 describe("ingest of a signed request", () => {
   it("stores the exact bytes with its job, and answers 200 {id, duplicate:false}", async () => {
