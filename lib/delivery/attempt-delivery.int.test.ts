@@ -17,7 +17,7 @@ import {
 import { createOrganizationFixture } from "@/test/fixtures";
 import { attemptDelivery } from "./attempt-delivery";
 import { buryDelivery } from "./bury-delivery";
-import { claimDelivery } from "./claim-delivery";
+import { claimDelivery, type ClaimedAttempt } from "./claim-delivery";
 import { finishAttempt } from "./finish-attempt";
 import { getDelivery } from "./get-delivery";
 import { replayDelivery } from "./replay-delivery";
@@ -393,6 +393,19 @@ describe("takes over an attempt its own job began before dying", () => {
   });
 });
 
+/** Ends a claimed attempt as the destination's 200, letting it pass its slot on. */
+function finishDelivered(attempt: ClaimedAttempt, jobId: string, options: { parkedSeen?: boolean } = {}) {
+  return finishAttempt({
+    attempt,
+    jobId,
+    send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
+    outcome: { kind: "delivered" },
+    settings: deliverySettings(),
+    chainNext: true,
+    ...options,
+  });
+}
+
 describe("hands a freed slot to a delivery parked during the attempt, when none was parked as it began", () => {
   it("leaves the chain's claim out of the finish, then finds the parked delivery after the commit", async () => {
     const dest = await destination();
@@ -405,15 +418,7 @@ describe("hands a freed slot to a delivery parked during the attempt, when none 
     expect(claim.parkedSeen).toBe(false);
     // Parked while the attempt was in flight.
     await getSql()`update deliveries set parked_at = now() where id = ${later}`;
-    const settlement = await finishAttempt({
-      attempt: claim.attempt,
-      jobId: "6160",
-      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
-      outcome: { kind: "delivered" },
-      settings,
-      chainNext: true,
-      parkedSeen: claim.parkedSeen,
-    });
+    const settlement = await finishDelivered(claim.attempt, "6160", { parkedSeen: claim.parkedSeen });
     expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: later } });
     expect((await read(later)).status).toBe("delivering");
     expect(settlement.parkedSeen).toBe(true);
@@ -435,14 +440,7 @@ describe("hands a freed slot straight to the endpoint's oldest parked delivery",
     // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
     const claim = await claimDelivery({ target: { deliveryId: ids[0]! }, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
-    const settlement = await finishAttempt({
-      attempt: claim.attempt,
-      jobId: "5150",
-      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
-      outcome: { kind: "delivered" },
-      settings,
-      chainNext: true,
-    });
+    const settlement = await finishDelivered(claim.attempt, "5150");
     expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: ids[1] } });
     expect((await read(ids[1]!)).status).toBe("delivering");
     // ...then the worker dies. The same job, run again, finds its own delivery done and takes over the chain.
