@@ -10,6 +10,9 @@ import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
+import type { ClaimedAttempt } from "@/lib/delivery/claim-delivery";
+import { finishAttempt } from "@/lib/delivery/finish-attempt";
+import { deliverySettings } from "@/lib/delivery/settings";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** An endpoint of ctx's organization pointing at `destinationUrl` (provider `none`). */
@@ -135,4 +138,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Ends a claimed attempt as the destination's 200, letting it pass its slot on. */
+export function finishDelivered(attempt: ClaimedAttempt, jobId: string, options: { parkedSeen?: boolean } = {}) {
+  return finishAttempt({
+    attempt,
+    jobId,
+    send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
+    outcome: { kind: "delivered" },
+    settings: deliverySettings(),
+    chainNext: true,
+    ...options,
+  });
 }

@@ -9,6 +9,7 @@ import { useTestDatabase } from "@/test/db";
 import {
   createDeliveryFixture,
   createEndpointFixture,
+  finishDelivered,
   startDestination,
   startTestWorker,
   until,
@@ -16,9 +17,8 @@ import {
 } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { attemptDelivery } from "./attempt-delivery";
+import { claimDelivery } from "./claim-delivery";
 import { buryDelivery } from "./bury-delivery";
-import { claimDelivery, type ClaimedAttempt } from "./claim-delivery";
-import { finishAttempt } from "./finish-attempt";
 import { getDelivery } from "./get-delivery";
 import { replayDelivery } from "./replay-delivery";
 import { deliverySettings } from "./settings";
@@ -369,65 +369,6 @@ describe("caps attempts in flight per endpoint, without starving other endpoints
   });
 });
 
-describe("takes over an attempt its own job began before dying", () => {
-  it("marks the lost attempt interrupted and makes the next one", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
-    // A job claims it (as a worker would, before being killed) and never finishes.
-    const claim = await claimDelivery({ target: { deliveryId: id }, jobId: "4242", trigger: "auto", settings: deliverySettings() });
-    expect(claim.verdict).toBe("claimed");
-    expect((await read(id)).status).toBe("delivering");
-    // Another job may not attempt it while the claim holds...
-    expect((await claimDelivery({ target: { deliveryId: id }, jobId: "999", trigger: "auto", settings: deliverySettings() })).verdict).toBe("in_flight");
-    // ...but the same job, run again after its worker died, takes over.
-    const result = await attemptDelivery({ deliveryId: id, trigger: "auto", jobId: "4242" });
-    expect(result.attempted).toBe(true);
-    const delivery = await read(id);
-    expect(delivery.status).toBe("delivered");
-    expect(delivery.attempts.map((a) => [a.number, a.statusCode, a.error])).toEqual([
-      [1, null, "interrupted: the worker stopped during this attempt, so its outcome is unknown"],
-      [2, 200, null],
-    ]);
-    expect(dest.requests[0]!.headers["x-inbox-attempt"]).toBe("2");
-  });
-});
-
-/** Ends a claimed attempt as the destination's 200, letting it pass its slot on. */
-function finishDelivered(attempt: ClaimedAttempt, jobId: string, options: { parkedSeen?: boolean } = {}) {
-  return finishAttempt({
-    attempt,
-    jobId,
-    send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
-    outcome: { kind: "delivered" },
-    settings: deliverySettings(),
-    chainNext: true,
-    ...options,
-  });
-}
-
-describe("hands a freed slot to a delivery parked during the attempt, when none was parked as it began", () => {
-  it("leaves the chain's claim out of the finish, then finds the parked delivery after the commit", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const first = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
-    const later = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
-    const settings = deliverySettings();
-    const claim = await claimDelivery({ target: { deliveryId: first }, endpointId: endpoint.id, jobId: "6160", trigger: "auto", settings });
-    if (claim.verdict !== "claimed") throw new Error(claim.verdict);
-    expect(claim.parkedSeen).toBe(false);
-    // Parked while the attempt was in flight.
-    await getSql()`update deliveries set parked_at = now() where id = ${later}`;
-    const settlement = await finishDelivered(claim.attempt, "6160", { parkedSeen: claim.parkedSeen });
-    expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: later } });
-    expect((await read(later)).status).toBe("delivering");
-    expect(settlement.parkedSeen).toBe(true);
-    // One slot in flight: the first attempt's was freed, the later one's taken.
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`;
-    expect(slots!.n).toBe(1);
-  });
-});
-
 describe("hands a freed slot straight to the endpoint's oldest parked delivery", () => {
   it("delivers parked deliveries in the same job run, and a re-run job finishes a chain its dead worker began", async () => {
     const dest = await destination();
@@ -452,7 +393,7 @@ describe("hands a freed slot straight to the endpoint's oldest parked delivery",
       [1, null, "interrupted: the worker stopped during this attempt, so its outcome is unknown"],
       [2, 200, null],
     ]);
-    // The chain went on to the last parked delivery in the same run.
+    // The last parked delivery goes out too: the freed slot woke it as a job of its own, which this file's worker ran.
     expect((await read(ids[2]!)).status).toBe("delivered");
     expect(await jobsFor(ids[2]!)).toBe(0);
   });
