@@ -1,77 +1,24 @@
-// The deliver task against real local destinations, run by a real graphile-worker in this process.
+// The deliver task against real local destinations, run by a real graphile-worker in this process:
+// what a destination receives, retries and their schedule, dead ends, replay and bury.
 import { Webhook } from "standardwebhooks";
-import type { Runner } from "graphile-worker";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getSql } from "@/db";
-import { deliverTask } from "@/jobs/deliver";
-import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import {
-  createDeliveryFixture,
-  createEndpointFixture,
-  finishDelivered,
-  startDestination,
-  startTestWorker,
-  until,
-  type Destination,
-} from "@/test/delivery-fixtures";
-import { createOrganizationFixture } from "@/test/fixtures";
-import { attemptDelivery } from "./attempt-delivery";
-import { claimDelivery } from "./claim-delivery";
+import { createDeliveryFixture, createEndpointFixture, until } from "@/test/delivery-fixtures";
+import { useDeliveryWorkerSuite } from "@/test/delivery-worker-suite";
 import { buryDelivery } from "./bury-delivery";
-import { getDelivery } from "./get-delivery";
 import { replayDelivery } from "./replay-delivery";
-import { deliverySettings } from "./settings";
 
 useTestDatabase();
-process.env.DELIVERY_LOG = "problems";
-
-let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
-let worker: Runner;
-const destinations: Destination[] = [];
-
-beforeAll(async () => {
-  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-  org = await createOrganizationFixture();
-  worker = await startTestWorker({ deliver: deliverTask });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await Promise.all(destinations.map((d) => d.close()));
-});
-beforeEach(() => {
-  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-  delete process.env.DELIVERY_ENDPOINT_CONCURRENCY;
-});
-
-async function destination(...args: Parameters<typeof startDestination>) {
-  const started = await startDestination(...args);
-  destinations.push(started);
-  return started;
-}
-
-const read = (id: string) => getDelivery({ ctx: org.ctx, input: { id } });
-
-async function settled(id: string, status: "delivered" | "dead", timeoutMs = 20_000) {
-  return until(`${id} ${status}`, async () => {
-    const delivery = await read(id);
-    return delivery.status === status ? delivery : null;
-  }, timeoutMs);
-}
-
-/** Deliver jobs waiting for this delivery, keyed or not. */
-async function jobsFor(id: string): Promise<number> {
-  const [row] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' = ${id}`;
-  return row!.n;
-}
+const suite = useDeliveryWorkerSuite();
+const { destination, read, settled, jobsFor } = suite;
 
 describe("hands the destination the byte-exact body and original headers, plus ours", () => {
   it("POSTs the stored bytes with the provider's headers, x-inbox-delivery-id and x-inbox-attempt", async () => {
     const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, `${dest.url}?tenant=acme`);
+    const endpoint = await createEndpointFixture(suite.org.ctx, `${dest.url}?tenant=acme`);
     const body = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x00, 0x22, 0x7d]); // not UTF-8, with a NUL
     const headers = { "content-type": "application/json", "stripe-signature": "t=1,v1=abc", host: "inbox.example", "content-length": "11", connection: "close" };
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, body, headers });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id, body, headers });
     const delivery = await settled(id, "delivered");
     const [request] = dest.requests;
     expect(request!.method).toBe("POST");
@@ -92,8 +39,8 @@ describe("hands the destination the byte-exact body and original headers, plus o
   it("re-signs with Standard Webhooks when the endpoint has an outbound secret", async () => {
     const secret = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
     const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { outboundSecret: secret });
-    const { id, body } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, headers: { "content-type": "application/json", "webhook-signature": "v1,stale" } });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { outboundSecret: secret });
+    const { id, body } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id, headers: { "content-type": "application/json", "webhook-signature": "v1,stale" } });
     await settled(id, "delivered");
     const [request] = dest.requests;
     const verified = new Webhook(secret).verify(request!.body.toString(), request!.headers as Record<string, string>);
@@ -103,8 +50,8 @@ describe("hands the destination the byte-exact body and original headers, plus o
 
   it("keeps only the first 4 KiB of a destination's answer", async () => {
     const dest = await destination((_req, res) => void res.end("x".repeat(10_000)));
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url);
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const delivery = await settled(id, "delivered");
     expect(delivery.attempts[0]!.responseBody).toHaveLength(4096);
   });
@@ -116,8 +63,8 @@ describe("retries 503 with growing gaps and delivers on the third attempt", () =
       res.statusCode = index < 2 ? 503 : 200;
       res.end(index < 2 ? "busy" : "thanks");
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 1 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { retryBaseSeconds: 1 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
 
     const waiting = await until("first retry scheduled", async () => {
       const delivery = await read(id);
@@ -152,8 +99,8 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
       res.statusCode = fixed ? 200 : 400;
       res.end(fixed ? "ok" : '{"error":"unknown field"}');
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url);
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const dead = await settled(id, "dead");
     expect(dead.attemptCount).toBe(1);
     expect(dead.lastStatusCode).toBe(400);
@@ -162,7 +109,7 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
     expect(await jobsFor(id)).toBe(0);
 
     fixed = true;
-    expect(await replayDelivery({ ctx: org.ctx, input: { id } })).toEqual({ id, status: "pending" });
+    expect(await replayDelivery({ ctx: suite.org.ctx, input: { id } })).toEqual({ id, status: "pending" });
     const delivered = await settled(id, "delivered");
     expect(delivered.attempts.map((a) => [a.number, a.trigger, a.statusCode])).toEqual([
       [1, "auto", 400],
@@ -176,8 +123,8 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
       res.statusCode = 410;
       res.end();
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url);
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     expect((await settled(id, "dead")).lastError).toMatch(/^HTTP 410 Gone/);
   });
 });
@@ -188,15 +135,15 @@ describe("gives up after maxAttempts", () => {
       res.statusCode = 500;
       res.end("boom");
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { maxAttempts: 2, retryBaseSeconds: 1 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { maxAttempts: 2, retryBaseSeconds: 1 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const dead = await settled(id, "dead");
     expect(dead.attemptCount).toBe(2);
     expect(dead.nextAttemptAt).toBeNull();
     expect(dead.lastError).toBe("gave up after 2 attempts (maxAttempts 2); last: HTTP 500 Internal Server Error");
     expect(dest.requests).toHaveLength(2);
 
-    await replayDelivery({ ctx: org.ctx, input: { id } });
+    await replayDelivery({ ctx: suite.org.ctx, input: { id } });
     const again = await settled(id, "dead");
     expect(again.attempts.map((a) => a.trigger)).toEqual(["auto", "auto", "replay", "auto"]);
   });
@@ -211,8 +158,8 @@ describe("honours the destination's Retry-After", () => {
       }
       res.end("ok");
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 1 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { retryBaseSeconds: 1 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const waiting = await until("retry scheduled", async () => {
       const delivery = await read(id);
       return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
@@ -227,8 +174,8 @@ describe("honours the destination's Retry-After", () => {
       res.writeHead(503, { "retry-after": new Date(Date.now() + 600_000).toUTCString() });
       res.end();
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 1 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { retryBaseSeconds: 1 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const waiting = await until("retry scheduled", async () => {
       const delivery = await read(id);
       return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
@@ -243,14 +190,14 @@ describe("bury stops scheduled retries", () => {
       res.statusCode = 503;
       res.end();
     });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 1 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { retryBaseSeconds: 1 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const waiting = await until("retry scheduled", async () => {
       const delivery = await read(id);
       return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
     });
     expect(await jobsFor(id)).toBe(1);
-    expect(await buryDelivery({ ctx: org.ctx, input: { id } })).toEqual({ id, status: "dead" });
+    expect(await buryDelivery({ ctx: suite.org.ctx, input: { id } })).toEqual({ id, status: "dead" });
     expect(await jobsFor(id)).toBe(0);
     const buried = await read(id);
     expect(buried).toMatchObject({ status: "dead", nextAttemptAt: null, lastError: "buried on request; last error: HTTP 503 Service Unavailable" });
@@ -264,8 +211,8 @@ describe("bury stops scheduled retries", () => {
 describe("retries a timeout and a refused connection", () => {
   it("records a timeout as a failed attempt and schedules a retry", async () => {
     const dest = await destination(() => {}); // never answers
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { timeoutMs: 300, retryBaseSeconds: 60 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { timeoutMs: 300, retryBaseSeconds: 60 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const waiting = await until("retry scheduled", async () => {
       const delivery = await read(id);
       return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
@@ -278,123 +225,12 @@ describe("retries a timeout and a refused connection", () => {
   it("records a refused connection and schedules a retry", async () => {
     const dest = await destination();
     await dest.close();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 60 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
+    const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { retryBaseSeconds: 60 });
+    const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const waiting = await until("retry scheduled", async () => {
       const delivery = await read(id);
       return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
     });
     expect(waiting.lastError).toMatch(/connection failed \(ECONNREFUSED/);
-  });
-});
-
-describe("refuses private destinations at connect time unless allowed (SSRF)", () => {
-  it("buries a delivery whose destination is a loopback IP, sending nothing", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "false";
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
-    const dead = await settled(id, "dead");
-    expect(dead.lastError).toMatch(/127\.0\.0\.1 is a private or internal address; refused/);
-    expect(dest.requests).toHaveLength(0);
-  });
-
-  it("buries a delivery whose host name resolves to loopback (checked when connecting)", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, `http://localhost:${dest.port}/hook`);
-    process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "false";
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
-    const dead = await settled(id, "dead");
-    expect(dead.lastError).toMatch(/localhost resolves to .*private or internal address/);
-    expect(dest.requests).toHaveLength(0);
-  });
-
-  it("does not follow a redirect, so it cannot be bounced to an internal address", async () => {
-    const internal = await destination();
-    const dest = await destination((_req, res) => {
-      res.writeHead(307, { location: internal.url });
-      res.end();
-    });
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { retryBaseSeconds: 60 });
-    const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
-    const waiting = await until("retry scheduled", async () => {
-      const delivery = await read(id);
-      return delivery.attemptCount === 1 && delivery.status === "pending" ? delivery : null;
-    });
-    expect(waiting.lastError).toMatch(/^HTTP 307 Temporary Redirect: redirect to http:\/\/127\.0\.0\.1:\d+\/hook not followed/);
-    expect(internal.requests).toHaveLength(0);
-  });
-});
-
-describe("a paused endpoint holds its deliveries, and drains them when resumed", () => {
-  it("keeps them pending without attempts, then delivers every one after unpausing", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { paused: true });
-    const ids = [];
-    for (let i = 0; i < 5; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id })).id);
-    await until("all held", async () => {
-      const rows = await getSql()`select count(*)::int as n from deliveries where endpoint_id = ${endpoint.id} and parked_at is not null`;
-      return rows[0]!.n === 5;
-    });
-    for (const id of ids) expect(await read(id)).toMatchObject({ status: "pending", attemptCount: 0, nextAttemptAt: null });
-    expect(await jobsFor(ids[0]!)).toBe(0);
-    expect(dest.requests).toHaveLength(0);
-
-    await updateEndpoint({ ctx: org.ctx, input: { id: endpoint.id, changes: { paused: false } } });
-    for (const id of ids) await settled(id, "delivered");
-    expect(dest.requests).toHaveLength(5);
-  });
-});
-
-describe("caps attempts in flight per endpoint, without starving other endpoints", () => {
-  it("never has more than the cap in flight for one slow endpoint, delivers all, and lets another endpoint through meanwhile", async () => {
-    process.env.DELIVERY_ENDPOINT_CONCURRENCY = "3";
-    const slow = await destination((_req, res) => void setTimeout(() => res.end("slow ok"), 150));
-    const fast = await destination();
-    const slowEndpoint = await createEndpointFixture(org.ctx, slow.url);
-    const fastEndpoint = await createEndpointFixture(org.ctx, fast.url);
-    const slowIds = [];
-    for (let i = 0; i < 24; i++) slowIds.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: slowEndpoint.id })).id);
-    await until("the slow endpoint saturated", () => slow.inFlight() === 3);
-    const { id: fastId } = await createDeliveryFixture({ ctx: org.ctx, endpointId: fastEndpoint.id });
-    await settled(fastId, "delivered");
-    const [open] = await getSql()`select count(*)::int as n from deliveries where endpoint_id = ${slowEndpoint.id} and status <> 'delivered'`;
-    expect(open!.n).toBeGreaterThan(0); // the fast endpoint did not wait for the slow backlog
-    for (const id of slowIds) await settled(id, "delivered", 30_000);
-    expect(slow.maxInFlight()).toBe(3);
-    expect(slow.requests).toHaveLength(24);
-    // Every slot taken was given back.
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${slowEndpoint.id}`;
-    expect(slots!.n).toBe(0);
-  });
-});
-
-describe("hands a freed slot straight to the endpoint's oldest parked delivery", () => {
-  it("delivers parked deliveries in the same job run, and a re-run job finishes a chain its dead worker began", async () => {
-    const dest = await destination();
-    const endpoint = await createEndpointFixture(org.ctx, dest.url);
-    const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id);
-    await getSql()`update deliveries set parked_at = now() - interval '2 seconds' where id = ${ids[1]!}`;
-    await getSql()`update deliveries set parked_at = now() - interval '1 second' where id = ${ids[2]!}`;
-    const settings = deliverySettings();
-    // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
-    const claim = await claimDelivery({ target: { deliveryId: ids[0]! }, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
-    if (claim.verdict !== "claimed") throw new Error(claim.verdict);
-    const settlement = await finishDelivered(claim.attempt, "5150");
-    expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: ids[1] } });
-    expect((await read(ids[1]!)).status).toBe("delivering");
-    // ...then the worker dies. The same job, run again, finds its own delivery done and takes over the chain.
-    const result = await attemptDelivery({ deliveryId: ids[0]!, endpointId: endpoint.id, trigger: "auto", jobId: "5150", rerun: true });
-    expect(result.attempted).toBe(true);
-    const taken = await read(ids[1]!);
-    expect(taken.status).toBe("delivered");
-    expect(taken.attempts.map((a) => [a.number, a.statusCode, a.error])).toEqual([
-      [1, null, "interrupted: the worker stopped during this attempt, so its outcome is unknown"],
-      [2, 200, null],
-    ]);
-    // The last parked delivery goes out too: the freed slot woke it as a job of its own, which this file's worker ran.
-    expect((await read(ids[2]!)).status).toBe("delivered");
-    expect(await jobsFor(ids[2]!)).toBe(0);
   });
 });
