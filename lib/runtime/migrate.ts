@@ -17,11 +17,12 @@ export async function migrateDatabase(url: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrate(drizzle({ client }), { migrationsFolder });
+    await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+    // After graphile-worker's migrations, which may replace the function.
+    await client.unsafe(PLAN_ADD_JOBS_FRESH);
   } finally {
     await client.end();
   }
-  await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-  await planAddJobsFresh(url);
 }
 
 /**
@@ -29,13 +30,6 @@ export async function migrateDatabase(url: string): Promise<void> {
  * was small seq-scans it (the update that clears the keys of running jobs), and stays cached while the
  * table grows: with a backlog of 40,000 jobs every add_jobs call read the whole table (3× slower for 100
  * jobs; perf showed ingest's database time going to heap visibility checks). Planning each call anew
- * uses the key index at any size. Applied after graphile-worker's migrations, which may replace the function.
+ * uses the key index at any size.
  */
-async function planAddJobsFresh(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(`alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan`);
-  } finally {
-    await client.end();
-  }
-}
+const PLAN_ADD_JOBS_FRESH = `alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan`;
