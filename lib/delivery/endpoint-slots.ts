@@ -108,7 +108,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
  * a plain index scan rather than an index-only one: a plain scan marks the entries of deliveries
  * unparked since as dead, so the drained head of the index does not fill with entries to re-check.
  */
-function anyParked(endpointId: string): SQL {
+function anyParked(endpointId: string | SQL): SQL {
   return sql`(select p.id from deliveries p
     where p.endpoint_id = ${endpointId} and p.parked_at is not null and p.claimed_by_job is null
     order by p.parked_at, p.id limit 1) is not null`;
@@ -124,12 +124,21 @@ export interface ParkedLook {
 
 /** After a commit: is anything parked at this endpoint, and does it have a free slot for it? */
 export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<ParkedLook> {
-  const [row] = (await run(sql`
-    select parked, case when parked
-      then not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
-        and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId}) < ${input.concurrency}::int
+  const looks = await wakeNeededMany(run, { endpointIds: [input.endpointId], concurrency: input.concurrency });
+  return looks.get(input.endpointId)!;
+}
+
+/** wakeNeeded for several endpoints in one statement. */
+export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; concurrency: number }): Promise<Map<string, ParkedLook>> {
+  const rows = (await run(sql`
+    select e.id as endpoint_id, look.parked, case when look.parked
+      then not exists (select 1 from endpoints p where p.id = e.id and p.paused)
+        and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = e.id) < ${input.concurrency}::int
       else false end as needed
-    -- offset 0: the look runs once, not once per mention of "parked"
-    from (select ${anyParked(input.endpointId)} as parked offset 0) look`)) as { needed: boolean; parked: boolean }[];
-  return { needed: row?.needed ?? false, parked: row?.parked ?? false };
+    from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) e(id)
+    -- offset 0: the look runs once per endpoint, not once per mention of "parked"
+    cross join lateral (select ${anyParked(sql`e.id`)} as parked offset 0) look`)) as { endpoint_id: string; needed: boolean; parked: boolean }[];
+  const looks = new Map(input.endpointIds.map((id) => [id, { needed: false, parked: false }]));
+  for (const row of rows) looks.set(row.endpoint_id, { needed: row.needed, parked: row.parked });
+  return looks;
 }

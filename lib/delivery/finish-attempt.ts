@@ -1,11 +1,13 @@
 // The second half of an attempt: record its result and move the delivery on (delivered, retry at
 // the backoff, or dead), in one transaction with the retry's job; then, if deliveries are parked
-// behind this endpoint's cap, hand the freed slot on (hand-on-slots.ts).
+// behind this endpoint's cap, hand the freed slot on (hand-on-slots.ts). A delivered or dead end
+// that passes no slot on, the usual case, goes with others ending at the same time (finish-batch.ts).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
 import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
+import { finishFinal } from "./finish-batch";
 import { rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { handOnSlots } from "./hand-on-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
@@ -80,6 +82,15 @@ export async function finishAttempt(input: {
   // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const chain = input.chainNext === true && input.parkedSeen !== false;
+  if (!chain && next.status !== "pending") {
+    // The common end: batched with the worker's other such ends (finish-batch.ts).
+    const { applied, look } = await finishFinal(sql, {
+      organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, jobId,
+      attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,
+      statusCode, responseBody: send.responseBody, error: attemptError, status: next.status, reason: next.reason,
+    }, settings.endpointConcurrency);
+    return { ...(await afterFinish(sql, input, look, null)), status: next.status, nextAttemptAt: null, reason: next.reason, applied };
+  }
   const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [ParkedLook]>(
     sql,
     (tx) => [
@@ -133,20 +144,20 @@ export async function finishAttempt(input: {
     (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
   const [, [row], chained] = results;
-  const [look] = after;
   const passedOn = chained ? claimResult(chained, attempt.endpointId) : null;
-  // A slot was freed (not passed on) while deliveries wait: hand it on under the slot lock.
+  return { ...(await afterFinish(sql, input, after[0], passedOn)), status: next.status, nextAttemptAt: next.nextAttemptAt, reason: next.reason, applied: row?.applied ?? false };
+}
+
+/** After the finish's commit: a slot freed (not passed on) while deliveries wait is handed on under the slot lock. */
+async function afterFinish(
+  sql: postgres.Sql,
+  input: { attempt: ClaimedAttempt; jobId: string; settings: DeliverySettings; chainNext?: boolean },
+  look: ParkedLook,
+  passedOn: ClaimResult | null,
+): Promise<Pick<Settlement, "woken" | "next" | "parkedSeen">> {
   const handed = look.needed
-    ? await handOnSlots(sql, { endpointId: attempt.endpointId, jobId, chainNext: (input.chainNext ?? false) && passedOn?.verdict !== "claimed", settings })
+    ? await handOnSlots(sql, { endpointId: input.attempt.endpointId, jobId: input.jobId, chainNext: (input.chainNext ?? false) && passedOn?.verdict !== "claimed", settings: input.settings })
     : { next: null, woken: [] };
   const nextClaim = passedOn?.verdict === "claimed" ? passedOn : handed.next;
-  return {
-    status: next.status,
-    nextAttemptAt: next.nextAttemptAt,
-    reason: next.reason,
-    applied: row?.applied ?? false,
-    woken: handed.woken.length,
-    next: nextClaim,
-    parkedSeen: look.parked || nextClaim?.verdict === "claimed",
-  };
+  return { woken: handed.woken.length, next: nextClaim, parkedSeen: look.parked || nextClaim?.verdict === "claimed" };
 }

@@ -1,0 +1,94 @@
+// Attempts that end together are recorded by one statement (finish-batch.ts): each delivery moves,
+// each attempt is recorded, each slot is freed, and a buried, deleted or unstorable one affects
+// only itself.
+import { beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "@/db";
+import { useTestDatabase } from "@/test/db";
+import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { buryDelivery } from "./bury-delivery";
+import { claimDelivery, type ClaimedAttempt } from "./claim-delivery";
+import { finishAttempt } from "./finish-attempt";
+import { getDelivery } from "./get-delivery";
+import { deliverySettings } from "./settings";
+
+useTestDatabase();
+
+let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
+beforeAll(async () => {
+  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+  org = await createOrganizationFixture();
+});
+
+async function claimed(endpointId: string, jobId: string): Promise<ClaimedAttempt> {
+  const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false });
+  const claim = await claimDelivery({ target: { deliveryId: id }, endpointId, jobId, trigger: "auto", settings: deliverySettings() });
+  if (claim.verdict !== "claimed") throw new Error(`expected a claim, got ${claim.verdict}`);
+  return claim.attempt;
+}
+
+function finish(attempt: ClaimedAttempt, jobId: string, statusCode: number, responseBody = "ok") {
+  const delivered = statusCode < 300;
+  return finishAttempt({
+    attempt,
+    jobId,
+    send: { result: { kind: "response", statusCode, retryAfterMs: null }, responseBody, durationMs: 3 },
+    outcome: delivered ? { kind: "delivered" } : { kind: "dead", reason: `HTTP ${statusCode}` },
+    settings: deliverySettings(),
+    chainNext: false,
+  });
+}
+
+const inFlight = async (endpointId: string) =>
+  (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpointId}`)[0]!.n;
+
+describe("attempts that end together", () => {
+  it("each move their delivery, record their attempt and free their slot", async () => {
+    const endpoints = await Promise.all([1, 2, 3].map(() => createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook")));
+    const attempts: { attempt: ClaimedAttempt; jobId: string; code: number }[] = [];
+    for (let i = 0; i < 18; i++) {
+      const jobId = String(1000 + i);
+      attempts.push({ attempt: await claimed(endpoints[i % 3]!.id, jobId), jobId, code: i % 4 === 0 ? 400 : 200 });
+    }
+    for (const endpoint of endpoints) expect(await inFlight(endpoint.id)).toBe(6);
+
+    const settlements = await Promise.all(attempts.map(({ attempt, jobId, code }) => finish(attempt, jobId, code)));
+
+    expect(settlements.every((s) => s.applied)).toBe(true);
+    for (const [i, { attempt, code }] of attempts.entries()) {
+      const delivery = await getDelivery({ ctx: org.ctx, input: { id: attempt.deliveryId } });
+      expect(delivery.status, `delivery ${i}`).toBe(code === 200 ? "delivered" : "dead");
+      expect(delivery.lastStatusCode).toBe(code);
+      expect(delivery.attempts.map((a) => [a.number, a.statusCode])).toEqual([[1, code]]);
+      expect(settlements[i]!.status).toBe(code === 200 ? "delivered" : "dead");
+    }
+    for (const endpoint of endpoints) expect(await inFlight(endpoint.id)).toBe(0);
+  });
+
+  it("leaves a delivery buried meanwhile dead, skips one deleted meanwhile, and fails only the attempt it cannot store", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const [kept, buried, deleted, unstorable, other] = await Promise.all(["11", "12", "13", "14", "15"].map(async (jobId) => ({ jobId, attempt: await claimed(endpoint.id, jobId) })));
+    await buryDelivery({ ctx: org.ctx, input: { id: buried!.attempt.deliveryId } });
+    await getSql()`delete from deliveries where id = ${deleted!.attempt.deliveryId}`;
+
+    const [first, ...together] = await Promise.allSettled([
+      finish(kept!.attempt, kept!.jobId, 200),
+      finish(buried!.attempt, buried!.jobId, 400), // dead, and the bury stands
+      finish(deleted!.attempt, deleted!.jobId, 200),
+      finish(unstorable!.attempt, unstorable!.jobId, 200, "NUL \u0000 cannot be stored in text"),
+      finish(other!.attempt, other!.jobId, 200),
+    ]);
+    expect(first.status).toBe("fulfilled");
+    expect(together.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect((together[0] as PromiseFulfilledResult<{ applied: boolean }>).value.applied).toBe(false);
+    expect((together[1] as PromiseFulfilledResult<{ applied: boolean }>).value.applied).toBe(false);
+
+    expect((await getDelivery({ ctx: org.ctx, input: { id: kept!.attempt.deliveryId } })).status).toBe("delivered");
+    expect((await getDelivery({ ctx: org.ctx, input: { id: other!.attempt.deliveryId } })).status).toBe("delivered");
+    const buriedNow = await getDelivery({ ctx: org.ctx, input: { id: buried!.attempt.deliveryId } });
+    expect(buriedNow.status).toBe("dead");
+    expect(buriedNow.attempts).toHaveLength(1);
+    // The attempt that could not be stored is left claimed: its job fails and runs again (a takeover).
+    expect((await getDelivery({ ctx: org.ctx, input: { id: unstorable!.attempt.deliveryId } })).status).toBe("delivering");
+  });
+});
