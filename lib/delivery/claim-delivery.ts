@@ -7,6 +7,7 @@ import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
+import { claimOwnInBatch } from "./claim-batch";
 import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -242,8 +243,16 @@ export async function claimDelivery(input: {
     if (!row) return { verdict: "missing" };
     endpointId = row.endpoint_id;
   }
-  const claim: ClaimInput = { ...input, endpointId };
   const target = input.target;
+  if ("deliveryId" in target && !input.sql) {
+    // The usual claim: batched with the worker's other claims of their own deliveries (claim-batch.ts).
+    const batched = await claimOwnInBatch(sql, { deliveryId: target.deliveryId, endpointId, jobId: input.jobId, trigger: input.trigger }, input.settings);
+    if (!batched.single) {
+      const { look, single: _single, ...result } = batched;
+      return { ...result, endpointId, slotsToHandOn: look.needed, parkedSeen: look.parked };
+    }
+  }
+  const claim: ClaimInput = { ...input, endpointId };
   const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, ClaimRow[]], [ParkedLook]>(
     sql,
     (tx) => [

@@ -45,9 +45,12 @@ export function drizzleRunner(db: DbOrTx): Runner {
   return async (query) => (await db.execute(query)) as unknown as Record<string, unknown>[];
 }
 
+/** The advisory locks of endpoints' slots: (hashtext(this), hashtext(endpoint id)). */
+export const SLOT_LOCK_NAMESPACE = "webhook-inbox:endpoint-slots";
+
 /** Takes the endpoint's slot lock until the transaction ends (unless `skipIf`, a SQL condition, holds). */
 export async function lockEndpointSlots(run: Runner, endpointId: string, skipIf?: SQL): Promise<void> {
-  await run(sql`select pg_advisory_xact_lock(hashtext('webhook-inbox:endpoint-slots'), hashtext(${endpointId}))
+  await run(sql`select pg_advisory_xact_lock(hashtext(${SLOT_LOCK_NAMESPACE}), hashtext(${endpointId}))
     ${skipIf ? sql`where not (${skipIf})` : sql``}`);
 }
 

@@ -1,0 +1,182 @@
+// A job's claim of its own delivery, for many jobs in one transaction (micro-batcher.ts): park those
+// whose endpoint looks full, take the slot locks of the others' endpoints (in one order, so two
+// batches cannot deadlock), then decide every claim in one statement, each endpoint's claims in job
+// order against its free slots; after the commit, look once per endpoint for parked deliveries and
+// free slots (endpoint-slots.ts).
+// A claim that would take over a lapsed or interrupted attempt is left to the single-claim path
+// (claim-delivery.ts), which records the interrupted attempt; so is a second job for a delivery
+// already in the batch, which goes after it.
+import type postgres from "postgres";
+import type { DeliverTrigger } from "@/jobs/enqueue";
+import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
+import { rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { MicroBatcher } from "./micro-batcher";
+import { pipelinedTransaction } from "./pipelined-transaction";
+import type { DeliverySettings } from "./settings";
+
+export interface OwnClaim {
+  deliveryId: string;
+  endpointId: string;
+  jobId: string;
+  trigger: DeliverTrigger;
+}
+
+/** `single`: not decided here; claim it on its own (claim-delivery.ts). */
+export type BatchedClaim = { single: true } | (ClaimResult & { single?: false; look: ParkedLook });
+
+// A due delivery of an endpoint that is paused or looks full is parked without the slot lock, as
+// claimDelivery parks one (parking never exceeds the cap; the look after the commit catches a slot
+// freed meanwhile); then the endpoints of the rest are locked, in one order.
+const PARK_EARLY_THEN_LOCK = `
+  with i as (
+    select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
+  ),
+  early as (
+    update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
+    from i
+    where d.id = i.delivery_id and d.endpoint_id = i.endpoint_id and d.status = 'pending' and d.parked_at is null
+      and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
+      and (exists (select 1 from endpoints e where e.id = i.endpoint_id and e.paused)
+        or (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = i.endpoint_id) >= $2::int)
+    returning d.id, exists (select 1 from endpoints e where e.id = i.endpoint_id and e.paused) as paused
+  ),
+  to_lock as (
+    select distinct i.endpoint_id from i where i.delivery_id not in (select id from early) order by 1
+  )
+  select early.id as delivery_id, early.paused from early
+  union all
+  select null, null from to_lock t cross join lateral (select pg_advisory_xact_lock(hashtext($3), hashtext(t.endpoint_id))) l`;
+
+// Mirrors claimStatement (claim-delivery.ts) for `deliveryId` targets that take no slot over.
+const CLAIM_MANY = `
+  with i as (
+    select * from json_to_recordset($1::text::json) as i(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)
+  ),
+  cur as (
+    select d.id, d.endpoint_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at
+    from deliveries d join i on d.id = i.delivery_id and d.endpoint_id = i.endpoint_id
+    -- Not one this transaction has just parked (PARK_EARLY_THEN_LOCK).
+    where d.parked_at is distinct from now()
+    order by d.id for update of d
+  ),
+  ep as (
+    select e.id, e.organization_id, e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+    from endpoints e where e.id in (select endpoint_id from i)
+  ),
+  first_look as (
+    select i.ord, cur.id, cur.endpoint_id, i.job_id, i.trigger,
+      case
+        when cur.status in ('delivered', 'dead') then 'settled'
+        when cur.status = 'delivering' and cur.claimed_by_job is distinct from i.job_id and cur.lease_expires_at > now() then 'in_flight'
+        when cur.status = 'delivering' then 'takeover'
+        when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
+        when ep.paused then 'paused'
+        else 'candidate'
+      end as verdict
+    from i join cur on cur.id = i.delivery_id join ep on ep.id = cur.endpoint_id
+  ),
+  -- An endpoint's candidates take its free slots in job order; the rest park.
+  verdict as (
+    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger,
+      case
+        when f.verdict <> 'candidate' then f.verdict
+        when (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = f.endpoint_id)
+          + row_number() over (partition by f.endpoint_id, f.verdict order by f.ord) <= $2::int then 'claim'
+        else 'saturated'
+      end as verdict
+    from first_look f
+  ),
+  claimed as (
+    update deliveries d set
+      status = 'delivering',
+      claimed_by_job = v.job_id,
+      lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $3::float8),
+      attempt_count = d.attempt_count + 1,
+      auto_attempt_count = d.auto_attempt_count + 1,
+      parked_at = null,
+      next_attempt_at = null,
+      updated_at = now()
+    from verdict v join ep on ep.id = v.endpoint_id
+    where d.id = v.id and v.verdict = 'claim'
+    returning d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+      -- The first attempt after a replay is the replay's, whichever job makes it.
+      case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or v.trigger = 'replay') then 'replay' else 'auto' end as trigger,
+      clock_timestamp() as started_at
+  ),
+  parked as (
+    update deliveries d set
+      status = 'pending', claimed_by_job = null, lease_expires_at = null,
+      parked_at = coalesce(d.parked_at, now()), next_attempt_at = null, updated_at = now()
+    from verdict v
+    where d.id = v.id and v.verdict in ('paused', 'saturated')
+  ),
+  counted as (
+    insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
+    select v.endpoint_id, (hashtext(v.job_id) & ${SHARD_MASK})::smallint, ep.organization_id, count(*)::int
+    from verdict v join ep on ep.id = v.endpoint_id
+    where v.verdict = 'claim'
+    group by 1, 2, 3 order by 1, 2
+    on conflict (endpoint_id, shard) do update set in_flight = endpoint_slots.in_flight + excluded.in_flight
+  )
+  select v.ord, v.verdict, false as took_over, v.id as delivery_id,
+    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, c.headers, c.body,
+    ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
+  from verdict v join ep on ep.id = v.endpoint_id
+  left join claimed c on c.id = v.id`;
+
+async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: DeliverySettings): Promise<BatchedClaim[]> {
+  // One claim per delivery here; a second job for the same delivery is decided after this one.
+  const seen = new Set<string>();
+  const batched = claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId));
+  const endpointIds = [...new Set(batched.map((c) => c.endpointId))];
+  const rows = batched.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
+  const { results, after } = await pipelinedTransaction<
+    [unknown, { delivery_id: string | null; paused: boolean | null }[], (ClaimRow & { ord: number })[]],
+    [Map<string, ParkedLook>]
+  >(
+    sql,
+    (tx) => [
+      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      tx.unsafe<{ delivery_id: string | null; paused: boolean | null }[]>(
+        PARK_EARLY_THEN_LOCK,
+        [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE],
+        { prepare: true },
+      ).execute(),
+      tx.unsafe<(ClaimRow & { ord: number })[]>(
+        CLAIM_MANY,
+        [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000],
+        { prepare: true },
+      ).execute(),
+    ],
+    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency: settings.endpointConcurrency })],
+  );
+  const parkedEarly = new Map(results[1].filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.paused]));
+  const decided = new Map<number, ClaimRow>(results[2].map((row) => [row.ord, row]));
+  const looks = after[0];
+  const byDelivery = new Map<string, BatchedClaim>();
+  batched.forEach((claim, ord) => {
+    const row = decided.get(ord);
+    const look = looks.get(claim.endpointId)!;
+    const early = parkedEarly.get(claim.deliveryId);
+    if (early !== undefined) byDelivery.set(claim.deliveryId, { verdict: early ? "paused" : "saturated", look });
+    else if (row?.verdict === ("takeover" as string)) byDelivery.set(claim.deliveryId, { single: true });
+    else byDelivery.set(claim.deliveryId, { ...claimResult(row ? [row] : [], claim.endpointId), look });
+  });
+  const inBatch = new Set(batched);
+  return claims.map((claim) => (inBatch.has(claim) ? byDelivery.get(claim.deliveryId)! : { single: true }));
+}
+
+const batchers = new WeakMap<postgres.Sql, Map<string, MicroBatcher<OwnClaim, BatchedClaim>>>();
+
+/** Claims the job's own delivery, batched with the worker's other such claims. */
+export function claimOwnInBatch(sql: postgres.Sql, claim: OwnClaim, settings: DeliverySettings): Promise<BatchedClaim> {
+  let bySettings = batchers.get(sql);
+  if (!bySettings) batchers.set(sql, (bySettings = new Map()));
+  const key = `${settings.endpointConcurrency}/${settings.leaseMarginMs}`;
+  let batcher = bySettings.get(key);
+  if (!batcher) {
+    batcher = new MicroBatcher((claims) => claimMany(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 });
+    bySettings.set(key, batcher);
+  }
+  return batcher.submit(claim);
+}
