@@ -222,7 +222,7 @@ async function main() {
     // What the search indexes cost the worker: every state change rewrites the row and all its index entries.
     if (process.env.BENCH_DROP_SEARCH_INDEXES) await getSql().unsafe(`drop index if exists deliveries_body_trgm_idx; drop index if exists deliveries_event_type_trgm_idx`);
     console.log(`bench/deliver: ${TOTAL} stored deliveries (~1 KB), a local destination answering 200 at once, the real worker process`);
-    console.log(`(WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "20 (default)"}, WORKER_LOCAL_QUEUE_SIZE=${process.env.WORKER_LOCAL_QUEUE_SIZE ?? "200 (default)"})`);
+    console.log(`(WORKER_CONCURRENCY=${process.env.WORKER_CONCURRENCY ?? "100 (default)"}, WORKER_LOCAL_QUEUE_SIZE=${process.env.WORKER_LOCAL_QUEUE_SIZE ?? "200 (default)"})`);
     const results = [];
     for (const scenario of SCENARIOS) {
       if (ONLY && !scenario.name.includes(ONLY)) continue;

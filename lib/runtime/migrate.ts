@@ -10,6 +10,8 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 
 /** graphile-worker logs at info level for every step; keep warnings and errors only. */
 export const quietGraphileLogger = new Logger(() => (level, message) => {
+  // Said when the pool is smaller than concurrency; our tasks use the app's pool, not graphile-worker's (lib/runtime/run-worker.ts).
+  if (message.startsWith("WARNING: having maxPoolSize")) return;
   if (level === "error" || level === "warning") console.error(`[graphile-worker] ${message}`);
 });
 
