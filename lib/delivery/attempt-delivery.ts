@@ -20,7 +20,7 @@ import { deliverySettings, type DeliverySettings } from "./settings";
  * go back to the queue (where fresh deliveries of other endpoints wait): the rest are woken as
  * jobs of their own.
  */
-export const CHAIN_LIMIT = { attempts: 50, ms: 1_000 };
+export const CHAIN_LIMIT = { attempts: 200, ms: 2_000 };
 
 export type AttemptResult =
   | { attempted: false; reason: ClaimRefusal }

@@ -9,7 +9,7 @@
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
-import { rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -156,7 +156,7 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
   const byDelivery = new Map<string, BatchedClaim>();
   batched.forEach((claim, ord) => {
     const row = decided.get(ord);
-    const look = looks.get(claim.endpointId)!;
+    const look = takeLook(looks, claim.endpointId);
     const early = parkedEarly.get(claim.deliveryId);
     if (early !== undefined) byDelivery.set(claim.deliveryId, { verdict: early ? "paused" : "saturated", look });
     else if (row?.verdict === ("takeover" as string)) byDelivery.set(claim.deliveryId, { single: true });

@@ -131,6 +131,17 @@ export async function wakeNeeded(run: Runner, input: { endpointId: string; concu
   return looks.get(input.endpointId)!;
 }
 
+/**
+ * One endpoint's look from a batch's wakeNeededMany, for one of its callers. Only the first is told
+ * to hand slots on: one hand-on wakes as many parked deliveries as there are free slots, and
+ * a batch's callers all asking at once would queue on the endpoint's lock for nothing.
+ */
+export function takeLook(looks: Map<string, ParkedLook>, endpointId: string): ParkedLook {
+  const look = looks.get(endpointId)!;
+  if (look.needed) looks.set(endpointId, { ...look, needed: false });
+  return look;
+}
+
 /** wakeNeeded for several endpoints in one statement. */
 export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; concurrency: number }): Promise<Map<string, ParkedLook>> {
   const rows = (await run(sql`

@@ -141,11 +141,17 @@ export async function finishAttempt(input: {
         ? [claimStatement(tx, { target: { nextParked: true }, handover: true, endpointId: attempt.endpointId, jobId, trigger: "auto", settings }).execute()]
         : []),
     ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?],
-    (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
+    // A slot passed on frees nothing, so only a finish that frees its slot looks (after the commit).
+    chain ? undefined : (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
   );
   const [, [row], chained] = results;
   const passedOn = chained ? claimResult(chained, attempt.endpointId) : null;
-  return { ...(await afterFinish(sql, input, after[0], passedOn)), status: next.status, nextAttemptAt: next.nextAttemptAt, reason: next.reason, applied: row?.applied ?? false };
+  const look: ParkedLook = !chain
+    ? after[0]
+    : passedOn?.verdict === "claimed"
+      ? { needed: false, parked: true }
+      : await wakeNeeded(rawRunner(sql), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency });
+  return { ...(await afterFinish(sql, input, look, passedOn)), status: next.status, nextAttemptAt: next.nextAttemptAt, reason: next.reason, applied: row?.applied ?? false };
 }
 
 /** After the finish's commit: a slot freed (not passed on) while deliveries wait is handed on under the slot lock. */

@@ -4,7 +4,7 @@
 // parked deliveries waiting for a slot (endpoint-slots.ts: no lost wake-up).
 // The single-attempt path in finish-attempt.ts handles everything else.
 import type postgres from "postgres";
-import { rawRunner, SHARD_MASK, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 
@@ -98,7 +98,7 @@ async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], concurren
   );
   const [, applied] = results;
   const [looks] = after;
-  return outcomes.map((o, i) => ({ applied: applied[i]?.applied ?? false, look: looks.get(o.endpointId)! }));
+  return outcomes.map((o, i) => ({ applied: applied[i]?.applied ?? false, look: takeLook(looks, o.endpointId) }));
 }
 
 const batchers = new WeakMap<postgres.Sql, Map<number, MicroBatcher<FinalOutcome, FinalOutcomeResult>>>();
