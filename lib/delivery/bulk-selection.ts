@@ -1,6 +1,7 @@
 // What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
 // received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
-import { and, count, eq, lte, ne, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, ne, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
@@ -36,4 +37,18 @@ export async function selectionChunks(ctx: Ctx, where: SQL): Promise<string[][]>
   const chunks: string[][] = [];
   for (let i = 0; i < rows.length; i += BULK_CHUNK) chunks.push(rows.slice(i, i + BULK_CHUNK).map((row) => row.id));
   return chunks;
+}
+
+/**
+ * Locks a chunk's rows in id order before it is changed. The worker's batched claims and finishes
+ * lock the rows they move in id order too (lib/delivery/claim-batch.ts, finish-batch.ts), so a bulk
+ * action and a batch that share rows wait for each other instead of deadlocking.
+ */
+export async function lockChunk(db: DbOrTx, organizationId: string, ids: string[]): Promise<void> {
+  await db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, organizationId)))
+    .orderBy(asc(deliveries.id))
+    .for("update");
 }

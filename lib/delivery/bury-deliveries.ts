@@ -3,7 +3,7 @@ import { deliveries } from "@/db/schema";
 import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
-import { bulkSelection, countSelection, selectionChunks } from "./bulk-selection";
+import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
 
 /**
  * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
@@ -16,6 +16,7 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
   let buried = 0;
   for (const ids of await selectionChunks(ctx, where)) {
     buried += await withTransaction(ctx, async (tx) => {
+      await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db
         .update(deliveries)
         .set(buriedState())

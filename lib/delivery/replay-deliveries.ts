@@ -2,7 +2,7 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { bulkSelection, countSelection, selectionChunks } from "./bulk-selection";
+import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
 import { replayedState } from "./replayed-state";
 
 /**
@@ -17,6 +17,7 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
   let replayed = 0;
   for (const ids of await selectionChunks(ctx, where)) {
     replayed += await withTransaction(ctx, async (tx) => {
+      await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db
         .update(deliveries)
         .set(replayedState())
