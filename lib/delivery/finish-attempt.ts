@@ -1,7 +1,8 @@
 // The second half of an attempt: record its result and move the delivery on (delivered, retry at
 // the backoff, or dead), in one transaction with the retry's job; then, if deliveries are parked
-// behind this endpoint's cap, hand the freed slot on (hand-on-slots.ts). A delivered or dead end
-// that passes no slot on, the usual case, goes with others ending at the same time (finish-batch.ts).
+// behind this endpoint's cap, hand the freed slot on (hand-on-slots.ts). A delivered or dead end,
+// the usual case, goes with others ending at the same time (finish-batch.ts); this file's own
+// statement is for the ends that schedule a retry.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
@@ -82,14 +83,14 @@ export async function finishAttempt(input: {
   // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
   // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const chain = input.chainNext === true && input.parkedSeen !== false;
-  if (!chain && next.status !== "pending") {
+  if (next.status !== "pending") {
     // The common end: batched with the worker's other such ends (finish-batch.ts).
-    const { applied, look } = await finishFinal(sql, {
+    const { applied, look, next: passedOn } = await finishFinal(sql, {
       organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, jobId,
       attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,
-      statusCode, responseBody: send.responseBody, error: attemptError, status: next.status, reason: next.reason,
-    }, settings.endpointConcurrency);
-    return { ...(await afterFinish(sql, input, look, null)), status: next.status, nextAttemptAt: null, reason: next.reason, applied };
+      statusCode, responseBody: send.responseBody, error: attemptError, status: next.status, reason: next.reason, passOn: chain,
+    }, settings);
+    return { ...(await afterFinish(sql, input, look, passedOn)), status: next.status, nextAttemptAt: null, reason: next.reason, applied };
   }
   const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [ParkedLook]>(
     sql,

@@ -92,3 +92,61 @@ describe("attempts that end together", () => {
     expect((await getDelivery({ ctx: org.ctx, input: { id: unstorable!.attempt.deliveryId } })).status).toBe("delivering");
   });
 });
+
+describe("attempts that end together and pass their slots on", () => {
+  const capped = { ...deliverySettings(), endpointConcurrency: 3 };
+  const claimCapped = (deliveryId: string, endpointId: string, jobId: string) =>
+    claimDelivery({ target: { deliveryId }, endpointId, jobId, trigger: "auto", settings: capped });
+  const passOn = (attempt: ClaimedAttempt, jobId: string) =>
+    finishAttempt({
+      attempt,
+      jobId,
+      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 2 },
+      outcome: { kind: "delivered" },
+      settings: capped,
+      chainNext: true,
+      parkedSeen: true,
+    });
+  const nextOf = (settlement: Awaited<ReturnType<typeof passOn>>) =>
+    settlement.next?.verdict === "claimed" ? settlement.next.attempt : null;
+
+  /** `n` deliveries, claimed one after another by jobs 0..n-1: the first 3 claimed, the rest parked. */
+  async function claimedAndParked(endpointId: string, n: number) {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false })).id);
+    const verdicts = [];
+    for (const [i, id] of ids.entries()) verdicts.push(await claimCapped(id, endpointId, String(i)));
+    expect(verdicts.map((v) => v.verdict)).toEqual(ids.map((_, i) => (i < 3 ? "claimed" : "saturated")));
+    const held = verdicts.slice(0, 3).map((v, i) => ({ attempt: (v as { attempt: ClaimedAttempt }).attempt, jobId: String(i) }));
+    return { ids, held };
+  }
+
+  it("give each a different parked delivery, oldest first, and free the slots nobody was waiting for", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const { ids, held } = await claimedAndParked(endpoint.id, 7);
+
+    // The first call runs alone and the other two go together: one statement with two chains of
+    // one endpoint, which must take two different parked deliveries.
+    const round1 = await Promise.all(held.map(({ attempt, jobId }) => passOn(attempt, jobId)));
+    expect(round1.map((s) => nextOf(s)?.deliveryId).sort()).toEqual(ids.slice(3, 6).sort());
+    expect(round1.every((s) => s.applied && s.status === "delivered")).toBe(true);
+    expect(await inFlight(endpoint.id)).toBe(3);
+
+    const round2 = await Promise.all(round1.map((s, i) => passOn(nextOf(s)!, held[i]!.jobId)));
+    // One parked delivery was left: one slot passed on to it, the other two freed.
+    expect(round2.map((s) => nextOf(s)?.deliveryId).filter(Boolean)).toEqual([ids[6]]);
+    expect(await inFlight(endpoint.id)).toBe(1);
+    for (const id of ids.slice(0, 6)) expect((await getDelivery({ ctx: org.ctx, input: { id } })).status).toBe("delivered");
+    expect((await getDelivery({ ctx: org.ctx, input: { id: ids[6]! } })).status).toBe("delivering");
+  });
+
+  it("pass nothing on while the endpoint is paused, and free the slots", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const { ids, held } = await claimedAndParked(endpoint.id, 4);
+    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    const settled = await Promise.all(held.map(({ attempt, jobId }) => passOn(attempt, jobId)));
+    expect(settled.map((s) => s.next)).toEqual([null, null, null]);
+    expect(await inFlight(endpoint.id)).toBe(0);
+    expect((await getDelivery({ ctx: org.ctx, input: { id: ids[3]! } })).status).toBe("pending");
+  });
+});

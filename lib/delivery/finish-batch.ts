@@ -1,12 +1,15 @@
-// The commonest end of an attempt — delivered or dead, no retry to enqueue, no slot to pass on —
-// for many attempts in one statement (micro-batcher.ts): record each attempt, move each delivery
-// still claimed by its job, free their slots; then, after the commit, look once per endpoint for
-// parked deliveries waiting for a slot (endpoint-slots.ts: no lost wake-up).
-// The single-attempt path in finish-attempt.ts handles everything else.
+// The commonest ends of an attempt — delivered or dead, no retry to enqueue — for many attempts in
+// one statement (micro-batcher.ts): record each attempt, move each delivery still claimed by its
+// job, pass each chain's slot to a different parked delivery of its endpoint (oldest first) and
+// free the other slots; then, after the commit, look once per endpoint for parked deliveries
+// waiting for a freed slot (endpoint-slots.ts: no lost wake-up).
+// The single-attempt path in finish-attempt.ts handles the ends that schedule a retry.
 import type postgres from "postgres";
+import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import { rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
+import type { DeliverySettings } from "./settings";
 
 export interface FinalOutcome {
   organizationId: string;
@@ -22,21 +25,26 @@ export interface FinalOutcome {
   error: string | null;
   status: "delivered" | "dead";
   reason: string | null;
+  /** Pass the attempt's slot straight to the endpoint's oldest parked delivery, claimed for this job (a chain). */
+  passOn: boolean;
 }
 
 export interface FinalOutcomeResult {
   /** False when the delivery was no longer this attempt's (buried or gone meanwhile). */
   applied: boolean;
+  /** With `passOn`: the parked delivery this job now has a claim on, if there was one. */
+  next: ClaimResult | null;
   look: ParkedLook;
 }
 
-// Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard), so two
-// batches, here or in another worker process, cannot deadlock on each other.
+// Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard; parked
+// deliveries are taken with skip locked), so two batches, here or in another worker process,
+// cannot deadlock on each other.
 const FINISH_MANY = `
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
-      response_body text, error text, status text, reason text)
+      response_body text, error text, status text, reason text, pass_on boolean)
   ),
   cur as (
     select d.id, d.status, d.claimed_by_job from deliveries d
@@ -64,10 +72,54 @@ const FINISH_MANY = `
     from mine where d.id = mine.delivery_id
     returning d.id
   ),
-  -- Each attempt's slot is free again, unless another job took its claim over.
+  -- The attempts whose slot is still theirs (no other job took their claim over).
+  holders as (
+    select i.ord, i.endpoint_id, i.job_id, i.pass_on from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
+  ),
+  -- Chains: each endpoint's oldest parked deliveries (none while it is paused), one per attempt
+  -- passing its slot on, in the parked index's order (status not named: claim-delivery.ts says why).
+  want as (
+    select h.ord, h.endpoint_id, h.job_id, row_number() over (partition by h.endpoint_id order by h.ord) as r
+    from holders h where h.pass_on
+  ),
+  demand as (select want.endpoint_id, count(*)::int as n from want group by 1),
+  nxt as (
+    select p.id, p.endpoint_id, row_number() over (partition by p.endpoint_id order by p.parked_at, p.id) as r
+    from demand cross join lateral (
+      select d.id, d.endpoint_id, d.parked_at from deliveries d
+      where d.endpoint_id = demand.endpoint_id and d.parked_at is not null
+        and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
+      order by d.parked_at, d.id limit demand.n
+      for update skip locked
+    ) p
+  ),
+  pairs as (
+    select want.ord, want.job_id, nxt.id from want join nxt on nxt.endpoint_id = want.endpoint_id and nxt.r = want.r
+  ),
+  ep as (
+    select e.id, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+    from endpoints e where e.id in (select endpoint_id from demand)
+  ),
+  claimed as (
+    update deliveries d set
+      status = 'delivering',
+      claimed_by_job = pairs.job_id,
+      lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $2::float8),
+      attempt_count = d.attempt_count + 1,
+      auto_attempt_count = d.auto_attempt_count + 1,
+      parked_at = null, next_attempt_at = null, updated_at = now()
+    from pairs, ep
+    where d.id = pairs.id and ep.id = d.endpoint_id
+    returning pairs.ord, d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+      -- The first attempt after a replay is the replay's, whichever job makes it.
+      case when d.auto_attempt_count = 1 and d.attempt_count > 1 then 'replay' else 'auto' end as trigger,
+      clock_timestamp() as started_at,
+      ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
+  ),
+  -- The slots not passed on are free again.
   freed as (
-    select i.endpoint_id, (hashtext(i.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
-    from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
+    select h.endpoint_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
+    from holders h where not exists (select 1 from pairs where pairs.ord = h.ord)
     group by 1, 2
   ),
   slots as (
@@ -79,38 +131,52 @@ const FINISH_MANY = `
     from freed join slots using (endpoint_id, shard)
     where s.endpoint_id = freed.endpoint_id and s.shard = freed.shard
   )
-  select i.ord, exists (select 1 from moved where moved.id = i.delivery_id) as applied from i order by i.ord`;
+  select i.ord, exists (select 1 from moved where moved.id = i.delivery_id) as applied,
+    case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
+    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, c.headers, c.body,
+    c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted
+  from i left join claimed c on c.ord = i.ord
+  order by i.ord`;
 
-async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], concurrency: number): Promise<FinalOutcomeResult[]> {
+type FinishRow = ClaimRow & { ord: number; applied: boolean };
+
+async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], settings: DeliverySettings): Promise<FinalOutcomeResult[]> {
   const rows = outcomes.map((o, ord) => ({
     ord, organization_id: o.organizationId, delivery_id: o.deliveryId, endpoint_id: o.endpointId, job_id: o.jobId,
     number: o.attemptNumber, trigger: o.trigger, started_at: o.startedAt.toISOString(), duration_ms: o.durationMs,
-    status_code: o.statusCode, response_body: o.responseBody, error: o.error, status: o.status, reason: o.reason,
+    status_code: o.statusCode, response_body: o.responseBody, error: o.error, status: o.status, reason: o.reason, pass_on: o.passOn,
   }));
   const endpointIds = [...new Set(outcomes.map((o) => o.endpointId))];
-  const { results, after } = await pipelinedTransaction<[unknown, { ord: number; applied: boolean }[]], [Map<string, ParkedLook>]>(
+  const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      tx.unsafe<{ ord: number; applied: boolean }[]>(FINISH_MANY, [JSON.stringify(rows)], { prepare: true }).execute(),
+      tx.unsafe<FinishRow[]>(FINISH_MANY, [JSON.stringify(rows), settings.leaseMarginMs / 1000], { prepare: true }).execute(),
     ],
-    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency })],
+    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency: settings.endpointConcurrency })],
   );
-  const [, applied] = results;
+  const [, finished] = results;
   const [looks] = after;
-  return outcomes.map((o, i) => ({ applied: applied[i]?.applied ?? false, look: takeLook(looks, o.endpointId) }));
+  return outcomes.map((o, i) => {
+    const row = finished[i];
+    const next = row?.delivery_id ? claimResult([row], o.endpointId) : null;
+    // A slot passed on frees nothing, so only the attempts that freed theirs need the look.
+    const look = next ? { needed: false, parked: true } : takeLook(looks, o.endpointId);
+    return { applied: row?.applied ?? false, next, look };
+  });
 }
 
-const batchers = new WeakMap<postgres.Sql, Map<number, MicroBatcher<FinalOutcome, FinalOutcomeResult>>>();
+const batchers = new WeakMap<postgres.Sql, Map<string, MicroBatcher<FinalOutcome, FinalOutcomeResult>>>();
 
-/** Records a delivered or dead attempt, batched with the worker's other such ends. */
-export function finishFinal(sql: postgres.Sql, outcome: FinalOutcome, concurrency: number): Promise<FinalOutcomeResult> {
-  let byConcurrency = batchers.get(sql);
-  if (!byConcurrency) batchers.set(sql, (byConcurrency = new Map()));
-  let batcher = byConcurrency.get(concurrency);
+/** Records a delivered or dead attempt (and passes its slot on), batched with the worker's other such ends. */
+export function finishFinal(sql: postgres.Sql, outcome: FinalOutcome, settings: DeliverySettings): Promise<FinalOutcomeResult> {
+  let bySettings = batchers.get(sql);
+  if (!bySettings) batchers.set(sql, (bySettings = new Map()));
+  const key = `${settings.endpointConcurrency}/${settings.leaseMarginMs}`;
+  let batcher = bySettings.get(key);
   if (!batcher) {
-    batcher = new MicroBatcher((outcomes) => finishMany(sql, outcomes, concurrency), { maxBatch: 100, maxConcurrent: 1 });
-    byConcurrency.set(concurrency, batcher);
+    batcher = new MicroBatcher((outcomes) => finishMany(sql, outcomes, settings), { maxBatch: 100, maxConcurrent: 1 });
+    bySettings.set(key, batcher);
   }
   return batcher.submit(outcome);
 }
