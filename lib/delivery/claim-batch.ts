@@ -10,7 +10,7 @@ import type postgres from "postgres";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import { rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
-import { MicroBatcher } from "./micro-batcher";
+import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -124,6 +124,9 @@ const CLAIM_MANY = `
   from verdict v join ep on ep.id = v.endpoint_id
   left join claimed c on c.id = v.id`;
 
+/** CLAIM_MANY's rows: a claim row, or `takeover` (left to the single-claim path). */
+type ClaimManyRow = Omit<ClaimRow, "verdict"> & { ord: number; verdict: ClaimRow["verdict"] | "takeover" };
+
 async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: DeliverySettings): Promise<BatchedClaim[]> {
   // One claim per delivery here; a second job for the same delivery is decided after this one.
   const seen = new Set<string>();
@@ -131,7 +134,7 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
   const endpointIds = [...new Set(batched.map((c) => c.endpointId))];
   const rows = batched.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
   const { results, after } = await pipelinedTransaction<
-    [unknown, { delivery_id: string | null; paused: boolean | null }[], (ClaimRow & { ord: number })[]],
+    [unknown, { delivery_id: string | null; paused: boolean | null }[], ClaimManyRow[]],
     [Map<string, ParkedLook>]
   >(
     sql,
@@ -142,7 +145,7 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
         [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE],
         { prepare: true },
       ).execute(),
-      tx.unsafe<(ClaimRow & { ord: number })[]>(
+      tx.unsafe<ClaimManyRow[]>(
         CLAIM_MANY,
         [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000],
         { prepare: true },
@@ -151,7 +154,7 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
     (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency: settings.endpointConcurrency })],
   );
   const parkedEarly = new Map(results[1].filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.paused]));
-  const decided = new Map<number, ClaimRow>(results[2].map((row) => [row.ord, row]));
+  const decided = new Map(results[2].map((row) => [row.ord, row]));
   const looks = after[0];
   const byDelivery = new Map<string, BatchedClaim>();
   batched.forEach((claim, ord) => {
@@ -159,24 +162,16 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
     const look = takeLook(looks, claim.endpointId);
     const early = parkedEarly.get(claim.deliveryId);
     if (early !== undefined) byDelivery.set(claim.deliveryId, { verdict: early ? "paused" : "saturated", look });
-    else if (row?.verdict === ("takeover" as string)) byDelivery.set(claim.deliveryId, { single: true });
-    else byDelivery.set(claim.deliveryId, { ...claimResult(row ? [row] : [], claim.endpointId), look });
+    else if (row?.verdict === "takeover") byDelivery.set(claim.deliveryId, { single: true });
+    else byDelivery.set(claim.deliveryId, { ...claimResult(row ? [row as ClaimRow] : [], claim.endpointId), look });
   });
   const inBatch = new Set(batched);
   return claims.map((claim) => (inBatch.has(claim) ? byDelivery.get(claim.deliveryId)! : { single: true }));
 }
 
-const batchers = new WeakMap<postgres.Sql, Map<string, MicroBatcher<OwnClaim, BatchedClaim>>>();
-
 /** Claims the job's own delivery, batched with the worker's other such claims. */
 export function claimOwnInBatch(sql: postgres.Sql, claim: OwnClaim, settings: DeliverySettings): Promise<BatchedClaim> {
-  let bySettings = batchers.get(sql);
-  if (!bySettings) batchers.set(sql, (bySettings = new Map()));
-  const key = `${settings.endpointConcurrency}/${settings.leaseMarginMs}`;
-  let batcher = bySettings.get(key);
-  if (!batcher) {
-    batcher = new MicroBatcher((claims) => claimMany(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 });
-    bySettings.set(key, batcher);
-  }
+  const batcher = sharedBatcher(sql, `claim/${settings.endpointConcurrency}/${settings.leaseMarginMs}`, () =>
+    new MicroBatcher((claims: OwnClaim[]) => claimMany(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 }));
   return batcher.submit(claim);
 }

@@ -7,7 +7,7 @@
 import type postgres from "postgres";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import { rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
-import { MicroBatcher } from "./micro-batcher";
+import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -166,17 +166,9 @@ async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], settings:
   });
 }
 
-const batchers = new WeakMap<postgres.Sql, Map<string, MicroBatcher<FinalOutcome, FinalOutcomeResult>>>();
-
 /** Records a delivered or dead attempt (and passes its slot on), batched with the worker's other such ends. */
 export function finishFinal(sql: postgres.Sql, outcome: FinalOutcome, settings: DeliverySettings): Promise<FinalOutcomeResult> {
-  let bySettings = batchers.get(sql);
-  if (!bySettings) batchers.set(sql, (bySettings = new Map()));
-  const key = `${settings.endpointConcurrency}/${settings.leaseMarginMs}`;
-  let batcher = bySettings.get(key);
-  if (!batcher) {
-    batcher = new MicroBatcher((outcomes) => finishMany(sql, outcomes, settings), { maxBatch: 100, maxConcurrent: 1 });
-    bySettings.set(key, batcher);
-  }
+  const batcher = sharedBatcher(sql, `finish/${settings.endpointConcurrency}/${settings.leaseMarginMs}`, () =>
+    new MicroBatcher((outcomes: FinalOutcome[]) => finishMany(sql, outcomes, settings), { maxBatch: 100, maxConcurrent: 1 }));
   return batcher.submit(outcome);
 }

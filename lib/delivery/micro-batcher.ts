@@ -54,3 +54,17 @@ export class MicroBatcher<I, O> {
     }
   }
 }
+
+const shared = new WeakMap<object, Map<string, MicroBatcher<unknown, unknown>>>();
+
+/** One batcher per owner (a connection pool) and key (the settings its statements use), made on first use. */
+export function sharedBatcher<I, O>(owner: object, key: string, create: () => MicroBatcher<I, O>): MicroBatcher<I, O> {
+  let byKey = shared.get(owner);
+  if (!byKey) shared.set(owner, (byKey = new Map()));
+  let batcher = byKey.get(key) as MicroBatcher<I, O> | undefined;
+  if (!batcher) {
+    batcher = create();
+    byKey.set(key, batcher as MicroBatcher<unknown, unknown>);
+  }
+  return batcher;
+}
