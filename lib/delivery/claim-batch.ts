@@ -24,6 +24,25 @@ export interface OwnClaim {
 /** `single`: not decided here; claim it on its own (claim-delivery.ts). */
 export type BatchedClaim = { single: true } | (ClaimResult & { single?: false; look: ParkedLook });
 
+/**
+ * What claiming a delivery (d) for a job writes, in the batch statements (here and finish-batch.ts;
+ * claimStatement in claim-delivery.ts writes the same for one). `ep` is the delivery's endpoint.
+ */
+export function claimedState(jobId: string, leaseMarginSeconds: string): string {
+  return `status = 'delivering', claimed_by_job = ${jobId},
+    lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + ${leaseMarginSeconds}),
+    attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
+    parked_at = null, next_attempt_at = null, updated_at = now()`;
+}
+
+/** What a claim hands back (ClaimRow's delivery columns). `replayJob`: SQL, true when the claiming job is a replay's. */
+export function claimedReturning(replayJob: string): string {
+  return `d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+    -- The first attempt after a replay is the replay's, whichever job makes it.
+    case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or ${replayJob}) then 'replay' else 'auto' end as trigger,
+    clock_timestamp() as started_at`;
+}
+
 // A due delivery of an endpoint that is paused or looks full is parked without the slot lock, as
 // claimDelivery parks one (parking never exceeds the cap; the look after the commit catches a slot
 // freed meanwhile); then the endpoints of the rest are locked, in one order.
@@ -87,21 +106,10 @@ const CLAIM_MANY = `
     from first_look f
   ),
   claimed as (
-    update deliveries d set
-      status = 'delivering',
-      claimed_by_job = v.job_id,
-      lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $3::float8),
-      attempt_count = d.attempt_count + 1,
-      auto_attempt_count = d.auto_attempt_count + 1,
-      parked_at = null,
-      next_attempt_at = null,
-      updated_at = now()
+    update deliveries d set ${claimedState("v.job_id", "$3::float8")}
     from verdict v join ep on ep.id = v.endpoint_id
     where d.id = v.id and v.verdict = 'claim'
-    returning d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
-      -- The first attempt after a replay is the replay's, whichever job makes it.
-      case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or v.trigger = 'replay') then 'replay' else 'auto' end as trigger,
-      clock_timestamp() as started_at
+    returning ${claimedReturning("v.trigger = 'replay'")}
   ),
   parked as (
     update deliveries d set

@@ -142,6 +142,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       where verdict.took_over and verdict.verdict in ('claim', 'paused', 'saturated')
       returning id
     ),
+    -- The same columns as claimedState and claimedReturning (claim-batch.ts), for the batch statements.
     claimed as (
       update deliveries d set
         status = 'delivering',

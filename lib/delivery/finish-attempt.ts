@@ -75,13 +75,6 @@ export async function finishAttempt(input: {
   const next = settle(attempt, outcome, new Date());
   const statusCode = send.result.kind === "response" ? send.result.statusCode : null;
   const attemptError = outcome.kind === "delivered" ? null : (next.reason ?? null);
-  // Known before the statement runs: the retry's job, added in SQL only if the move applied.
-  const retry =
-    next.status === "pending"
-      ? JSON.stringify([deliverJobSpec({ deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, trigger: "auto", runAt: next.nextAttemptAt })])
-      : null;
-  // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
-  // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const chain = input.chainNext === true && input.parkedSeen !== false;
   if (next.status !== "pending") {
     // The common end: batched with the worker's other such ends (finish-batch.ts).
@@ -92,6 +85,10 @@ export async function finishAttempt(input: {
     }, settings);
     return { ...(await afterFinish(sql, input, look, passedOn)), status: next.status, nextAttemptAt: null, reason: next.reason, applied };
   }
+  // A retry. Known before the statement runs: its job, added in SQL only if the move applied.
+  const retry = JSON.stringify([deliverJobSpec({ deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, trigger: "auto", runAt: next.nextAttemptAt })]);
+  // One round trip (pipelined-transaction.ts), no lock: a finish only frees a slot. After the
+  // commit, wakeNeeded asks whether parked deliveries wait for it (see endpoint-slots.ts).
   const { results, after } = await pipelinedTransaction<[unknown, { applied: boolean }[], ClaimRow[]?], [ParkedLook]>(
     sql,
     (tx) => [
@@ -111,13 +108,11 @@ export async function finishAttempt(input: {
             last_status_code = ${statusCode},
             last_error = ${next.reason},
             next_attempt_at = ${next.nextAttemptAt},
-            delivered_at = case when ${next.status} = 'delivered' then now() else d.delivered_at end,
             auto_attempt_count = d.auto_attempt_count - ${next.uncount},
             claimed_by_job = null, lease_expires_at = null, updated_at = now()
           from cur
-          where d.id = cur.id and cur.claimed_by_job = ${jobId}
-            -- A bury during the attempt stands, unless the destination took it after all.
-            and (cur.status = 'delivering' or (cur.status = 'dead' and ${next.status} = 'delivered'))
+          -- A retry: a bury during the attempt stands.
+          where d.id = cur.id and cur.claimed_by_job = ${jobId} and cur.status = 'delivering'
           returning d.id
         ),
         -- The attempt's slot is free again (endpoint-slots.ts), unless another job took the claim
@@ -131,7 +126,7 @@ export async function finishAttempt(input: {
           (select count(*) from (
             select graphile_worker.add_jobs(array(
               select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${retry}::text::json) spec))
-            from moved where ${retry}::text is not null
+            from moved
           ) enqueued)::int as retried`.execute(),
       // Chaining: the slot goes straight to the endpoint's oldest parked delivery, claimed for this
       // job; the count does not change, so no slot lock. If nothing is parked, the claim statement

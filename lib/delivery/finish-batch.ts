@@ -5,6 +5,7 @@
 // waiting for a freed slot (endpoint-slots.ts: no lost wake-up).
 // The single-attempt path in finish-attempt.ts handles the ends that schedule a retry.
 import type postgres from "postgres";
+import { claimedReturning, claimedState } from "./claim-batch";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import { rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
@@ -101,19 +102,11 @@ const FINISH_MANY = `
     from endpoints e where e.id in (select endpoint_id from demand)
   ),
   claimed as (
-    update deliveries d set
-      status = 'delivering',
-      claimed_by_job = pairs.job_id,
-      lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $2::float8),
-      attempt_count = d.attempt_count + 1,
-      auto_attempt_count = d.auto_attempt_count + 1,
-      parked_at = null, next_attempt_at = null, updated_at = now()
+    update deliveries d set ${claimedState("pairs.job_id", "$2::float8")}
     from pairs, ep
     where d.id = pairs.id and ep.id = d.endpoint_id
-    returning pairs.ord, d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
-      -- The first attempt after a replay is the replay's, whichever job makes it.
-      case when d.auto_attempt_count = 1 and d.attempt_count > 1 then 'replay' else 'auto' end as trigger,
-      clock_timestamp() as started_at,
+    -- A chain's job is no replay's: its next delivery is a replay's attempt only if it says so itself.
+    returning pairs.ord, ${claimedReturning("false")},
       ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   ),
   -- The slots not passed on are free again.
