@@ -100,7 +100,9 @@ export const deliveries = pgTable(
   {
     id: text().primaryKey(),
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    // No foreign key to endpoints: deleting an endpoint removes its row at once and its deliveries (and, by
+    // cascade, their attempts) in bounded batches afterwards (jobs/purge-endpoint-deliveries.ts).
+    endpointId: text().notNull(),
     externalId: text().notNull(),
     eventType: text(),
     status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),

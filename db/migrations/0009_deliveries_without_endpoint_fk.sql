@@ -1,0 +1,1 @@
+ALTER TABLE "deliveries" DROP CONSTRAINT "deliveries_endpoint_id_endpoints_id_fk";
