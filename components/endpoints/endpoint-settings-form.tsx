@@ -20,7 +20,7 @@ export function EndpointSettingsForm({ action, endpoint }: { action: Action; end
       {state.ok ? <div className="sm:col-span-2"><Alert tone="success">Settings saved.</Alert></div> : null}
       <Field label="Name" name="name" defaultValue={value("name")} required />
       <Field label="Destination URL" name="destinationUrl" type="url" defaultValue={value("destinationUrl")} required />
-      <Field label="Timeout (ms)" name="timeoutMs" type="number" min={100} max={120000} defaultValue={value("timeoutMs")} hint="How long one attempt may take, 100–120000." />
+      <Field label="Timeout (ms)" name="timeoutMs" type="number" min={100} max={30000} defaultValue={value("timeoutMs")} hint="How long one attempt may take, 100–30000." />
       <Field label="Max attempts" name="maxAttempts" type="number" min={1} max={50} defaultValue={value("maxAttempts")} hint="Automatic attempts before a delivery goes dead." />
       <Field label="Retry base (seconds)" name="retryBaseSeconds" type="number" min={1} max={3600} defaultValue={value("retryBaseSeconds")} hint="The n-th retry waits about base × 4^(n−1), capped at 1 hour." />
       <Field label="Max body size (bytes)" name="maxBodyBytes" type="number" min={1} max={26214400} defaultValue={value("maxBodyBytes")} hint="Larger requests are refused with 413." />

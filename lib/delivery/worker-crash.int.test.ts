@@ -52,7 +52,7 @@ describe("a worker killed with SIGKILL mid-attempt strands nothing", () => {
       if (index > 0) res.end("ok");
     });
     destinations.push(dest);
-    const endpoint = await createEndpointFixture(org.ctx, dest.url, { timeoutMs: 60_000 });
+    const endpoint = await createEndpointFixture(org.ctx, dest.url, { timeoutMs: 30_000 });
     const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id });
 
     const first = startWorker();

@@ -27,7 +27,7 @@ const settings = {
   destinationUrl: z.string().trim().max(2000),
   maxAttempts: z.number().int().min(1).max(50),
   retryBaseSeconds: z.number().int().min(1).max(3600),
-  timeoutMs: z.number().int().min(100).max(120_000),
+  timeoutMs: z.number().int().min(100).max(30_000),
   maxBodyBytes: z.number().int().min(1).max(26_214_400),
   toleranceSeconds: z.number().int().min(1).max(86_400),
   paused: z.boolean(),
