@@ -213,7 +213,26 @@ export const endpointSlots = pgTable(
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
     inFlight: integer().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
+  // The organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are these rows summed by
+  // organization. in_flight is not indexed, so its updates stay HOT.
+  (t) => [primaryKey({ columns: [t.endpointId, t.shard] }), index().on(t.organizationId)],
+);
+
+/**
+ * Endpoints with deliveries parked because their organization was at its cap of attempts in flight
+ * (lib/delivery/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
+ * not at every endpoint of the organization. Rows are only added by parking and only removed by the
+ * per-minute rescue sweep once nothing is parked there, so no wake-up can be lost to a race.
+ */
+export const orgWaitingEndpoints = pgTable(
+  "org_waiting_endpoints",
+  {
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    // No foreign key: a claim that parks must not fail on an endpoint deleted meanwhile; the sweep removes such rows.
+    endpointId: text().notNull(),
+    since: tstz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.endpointId] })],
 );
 
 /** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
