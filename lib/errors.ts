@@ -6,6 +6,7 @@ export type ErrorCode =
   | "unauthorized"
   | "not_found"
   | "conflict"
+  | "limit_reached"
   | "method_not_allowed"
   | "payload_too_large"
   | "invalid_signature"
@@ -46,6 +47,13 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super("conflict", 409, message);
+  }
+}
+
+/** A per-organization quota (e.g. ORG_MAX_ENDPOINTS) would be exceeded. Always 409. */
+export class LimitReachedError extends DomainError {
+  constructor(message: string) {
+    super("limit_reached", 409, message);
   }
 }
 
