@@ -12,7 +12,11 @@ export type ErrorCode =
   | "invalid_signature"
   | "missing_signature"
   | "timestamp_out_of_tolerance"
-  | "store_unavailable";
+  | "store_unavailable"
+  | "invalid_event_id"
+  | "unstorable_delivery"
+  | "rate_limited"
+  | "too_many_bytes_in_flight";
 
 export class DomainError extends Error {
   constructor(
@@ -66,6 +70,31 @@ export class PayloadTooLargeError extends DomainError {
 export class StoreUnavailableError extends DomainError {
   constructor(message = "The delivery could not be stored; nothing was kept. Retry later.") {
     super("store_unavailable", 503, message);
+  }
+}
+
+/** The provider's event id is not 1–255 printable characters (API.md, Tenancy). Always 400. */
+export class InvalidEventIdError extends DomainError {
+  constructor(message: string) {
+    super("invalid_event_id", 400, message);
+  }
+}
+
+/** The database refused this request's own content: retrying it can never succeed. Always 422. */
+export class UnstorableDeliveryError extends DomainError {
+  constructor(message = "This request's content cannot be stored (the database refused it); nothing was kept. Retrying will not help.") {
+    super("unstorable_delivery", 422, message);
+  }
+}
+
+/** Over a per-organization ingest limit (requests per second, bytes in flight): 429 with Retry-After. */
+export class TooManyRequestsError extends DomainError {
+  constructor(
+    code: "rate_limited" | "too_many_bytes_in_flight",
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, 429, message);
   }
 }
 

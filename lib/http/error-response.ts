@@ -1,4 +1,4 @@
-import { DomainError } from "@/lib/errors";
+import { DomainError, TooManyRequestsError } from "@/lib/errors";
 
 export function jsonError(status: number, code: string, message: string, headers?: HeadersInit): Response {
   return Response.json({ error: { code, message } }, { status, headers });
@@ -8,6 +8,7 @@ export function jsonError(status: number, code: string, message: string, headers
 export function errorResponse(error: unknown): Response {
   if (error instanceof DomainError) {
     const headers: Record<string, string> = error.status === 503 ? { "retry-after": "5" } : {};
+    if (error instanceof TooManyRequestsError) headers["retry-after"] = String(error.retryAfterSeconds);
     return jsonError(error.status, error.code, error.message, headers);
   }
   console.error("[api] unexpected error", error);
