@@ -4,6 +4,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { promises as dns } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { ValidationError } from "@/lib/errors";
+import { assertNotOwnAddress, isLocalAddress } from "./own-address-guard";
 
 const blocked = new BlockList();
 for (const [network, prefix] of [
@@ -28,6 +29,9 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, "ipv6");
 }
 
+/** Private, or one of this machine's own interface addresses (which may be public). */
+const isPrivateOrOwnAddress = (address: string) => isPrivateAddress(address) || isLocalAddress(address);
+
 function refusal(host: string, address: string) {
   return new ValidationError(
     `The destination ${host} resolves to ${address}, a private or internal address; destinations must be public (set INBOX_ALLOW_PRIVATE_DESTINATIONS=true when self-hosting).`,
@@ -43,6 +47,7 @@ export async function assertDestinationAllowed(rawUrl: string): Promise<void> {
     throw new ValidationError("destinationUrl must be an absolute http(s) URL.");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new ValidationError("destinationUrl must use http or https.");
+  await assertNotOwnAddress(url); // whatever INBOX_ALLOW_PRIVATE_DESTINATIONS says
   if (privateDestinationsAllowed()) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
@@ -51,7 +56,7 @@ export async function assertDestinationAllowed(rawUrl: string): Promise<void> {
   } catch {
     throw new ValidationError(`The destination host ${host} does not resolve.`);
   }
-  const bad = addresses.find(isPrivateAddress);
+  const bad = addresses.find(isPrivateOrOwnAddress);
   if (bad) throw refusal(host, bad);
 }
 
@@ -60,7 +65,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, "", 0);
     const list = addresses as LookupAddress[];
-    const bad = privateDestinationsAllowed() ? undefined : list.find((entry) => isPrivateAddress(entry.address));
+    const bad = privateDestinationsAllowed() ? undefined : list.find((entry) => isPrivateOrOwnAddress(entry.address));
     if (bad) return callback(refusal(hostname, bad.address), "", 0);
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     callback(null, list[0]!.address, list[0]!.family);
