@@ -1,40 +1,45 @@
 import { endpoints } from "@/db/schema";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { newId } from "@/lib/ids";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { parseInput } from "@/lib/validation";
+import { assertUnderEndpointLimit } from "./assert-under-endpoint-limit";
 import { CreateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
 
-/** Creates an endpoint; a generated secret is returned here once and never again. */
+/** Creates an endpoint (within ORG_MAX_ENDPOINTS); a generated secret is returned here once and never again. */
 export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown }): Promise<EndpointView & { secret?: string }> {
   const data = parseInput(CreateEndpointInput, input);
   assertProviderSettings(data.provider, data.genericHmac);
   await assertDestinationAllowed(data.destinationUrl);
   const { secret, generated } = resolveSecret(data.provider, data.secret);
-  const [row] = await ctx.db
-    .insert(endpoints)
-    .values({
-      id: newId("ep"),
-      organizationId: ctx.organizationId,
-      name: data.name,
-      provider: data.provider,
-      secretEncrypted: secret ? encryptSecret(secret) : null,
-      outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
-      genericHmac: data.provider === "generic-hmac" ? data.genericHmac : null,
-      destinationUrl: data.destinationUrl,
-      paused: data.paused,
-      maxAttempts: data.maxAttempts,
-      retryBaseSeconds: data.retryBaseSeconds,
-      timeoutMs: data.timeoutMs,
-      maxBodyBytes: data.maxBodyBytes,
-      toleranceSeconds: data.toleranceSeconds,
-      alertPendingAgeSeconds: data.alertPendingAgeSeconds ?? null,
-      alertEmail: data.alertEmail ?? null,
-    })
-    .returning();
-  const view = presentEndpoint(row!);
+  const row = await withTransaction(ctx, async (ctx) => {
+    await assertUnderEndpointLimit({ ctx });
+    const [inserted] = await ctx.db
+      .insert(endpoints)
+      .values({
+        id: newId("ep"),
+        organizationId: ctx.organizationId,
+        name: data.name,
+        provider: data.provider,
+        secretEncrypted: secret ? encryptSecret(secret) : null,
+        outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
+        genericHmac: data.provider === "generic-hmac" ? data.genericHmac : null,
+        destinationUrl: data.destinationUrl,
+        paused: data.paused,
+        maxAttempts: data.maxAttempts,
+        retryBaseSeconds: data.retryBaseSeconds,
+        timeoutMs: data.timeoutMs,
+        maxBodyBytes: data.maxBodyBytes,
+        toleranceSeconds: data.toleranceSeconds,
+        alertPendingAgeSeconds: data.alertPendingAgeSeconds ?? null,
+        alertEmail: data.alertEmail ?? null,
+      })
+      .returning();
+    return inserted!;
+  });
+  const view = presentEndpoint(row);
   return generated ? { ...view, secret: secret! } : view;
 }
