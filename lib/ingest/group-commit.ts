@@ -3,8 +3,12 @@
 // Every add_job NOTIFYs and Postgres serialises notifying commits on one lock (STACK-NOTES #5), so
 // one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
 // round trip, which matters because the web server's event loop is busy with HTTP.
+// A batch holds many organizations' requests, so no request may fail it for the others: ingest
+// cleans what goes into constrained columns first (storable-fields.ts), and a batch the database
+// still refuses for something in its rows is stored again in halves until only the guilty row fails.
+// Big bodies are stored in a lane of their own, one statement each, so they never slow a batch.
 import type postgres from "postgres";
-import { StoreUnavailableError } from "@/lib/errors";
+import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { deliverJobSpec } from "@/jobs/enqueue";
 
 export interface NewDelivery {
@@ -34,8 +38,14 @@ export interface GroupCommitOptions {
   /** The server cuts every ingest statement off after this long (set on the pool's connections). */
   statementTimeoutMs: number;
   maxBatch: number;
-  /** Batches in flight at once; each holds one pooled connection. */
+  /** Shared batches in flight at once; each holds one pooled connection. */
   maxConcurrent: number;
+  /** Bodies over this many bytes are stored alone, in the large lane (default 256 KiB). */
+  largeBodyBytes?: number;
+  /** A shared batch stops growing once its bodies reach this many bytes (default 4 MiB). */
+  maxBatchBytes?: number;
+  /** Large-body statements in flight at once; each holds one more pooled connection (default 1). */
+  maxLargeConcurrent?: number;
 }
 
 /** The pool may have to connect first (connect_timeout is 1 s). */
@@ -75,41 +85,129 @@ const FIND_EXISTING = `
   from json_to_recordset($1::text::json) as k(endpoint_id text, external_id text)
   join deliveries d on d.endpoint_id = k.endpoint_id and d.external_id = k.external_id`;
 
+/**
+ * SQLSTATE classes that a row's own content can cause — 22 data exception (e.g. \u0000 in text, a bad
+ * surrogate in JSON), 23 integrity constraint, 54 program limit (an index row over 2,704 bytes), 21
+ * cardinality — or that a smaller statement may not meet again (40: deadlock, serialization). Anything
+ * else (timeout, connection, shutdown) is the store's failure: every row of the statement gets 503.
+ */
+const ROW_CAUSED = new Set(["21", "22", "23", "40", "54"]);
+const sqlState = (error: unknown): string | undefined => (error as { code?: unknown })?.code?.toString();
+const isRowCaused = (error: unknown) => ROW_CAUSED.has(sqlState(error)?.slice(0, 2) ?? "");
+
 export class GroupCommitter {
   private queue: Waiting[] = [];
+  private large: Waiting[] = [];
   private inFlight = 0;
+  private largeInFlight = 0;
+  private lastLargeOrganization: string | null = null;
+  private readonly largeBodyBytes: number;
+  private readonly maxBatchBytes: number;
+  private readonly maxLargeConcurrent: number;
 
   constructor(
     private readonly sql: () => postgres.Sql,
     private readonly options: GroupCommitOptions,
-  ) {}
+  ) {
+    this.largeBodyBytes = options.largeBodyBytes ?? 262_144;
+    this.maxBatchBytes = options.maxBatchBytes ?? 4_194_304;
+    this.maxLargeConcurrent = options.maxLargeConcurrent ?? 1;
+  }
 
   store(delivery: NewDelivery): Promise<StoreResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ delivery, deadline: Date.now() + this.options.timeoutMs, resolve, reject });
+      const waiting = { delivery, deadline: Date.now() + this.options.timeoutMs, resolve, reject };
+      (delivery.body.length > this.largeBodyBytes ? this.large : this.queue).push(waiting);
       this.pump();
     });
   }
 
   private pump(): void {
     while (this.queue.length > 0 && this.inFlight < this.options.maxConcurrent) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
-      void this.commit(batch).then(
-        (results) => batch.forEach((waiting, i) => waiting.resolve(results[i]!)),
-        (error: Error) => {
-          console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${error.message}`);
-          const answer = error instanceof StoreUnavailableError ? error : new StoreUnavailableError();
-          batch.forEach((waiting) => waiting.reject(answer));
-        },
-      ).finally(() => {
+      void this.settle(this.nextBatch()).finally(() => {
         this.inFlight--;
+        this.pump();
+      });
+    }
+    while (this.large.length > 0 && this.largeInFlight < this.maxLargeConcurrent) {
+      this.largeInFlight++;
+      void this.settle([this.nextLarge()]).finally(() => {
+        this.largeInFlight--;
         this.pump();
       });
     }
   }
 
-  private async commit(batch: Waiting[]): Promise<StoreResult[]> {
+  /** The oldest waiting requests, up to maxBatch rows and maxBatchBytes of bodies (at least one). */
+  private nextBatch(): Waiting[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < this.queue.length && count < this.options.maxBatch) {
+      bytes += this.queue[count]!.delivery.body.length;
+      if (count > 0 && bytes > this.maxBatchBytes) break;
+      count++;
+    }
+    return this.queue.splice(0, count);
+  }
+
+  /** The oldest large body of an organization other than the last one served, so one organization's uploads take turns with others'. */
+  private nextLarge(): Waiting {
+    const other = this.large.findIndex((w) => w.delivery.organizationId !== this.lastLargeOrganization);
+    const [waiting] = this.large.splice(Math.max(other, 0), 1);
+    this.lastLargeOrganization = waiting!.delivery.organizationId;
+    return waiting!;
+  }
+
+  /** Answers every request of `batch`: stored, or refused alone when the database refuses its own row. */
+  private async settle(batch: Waiting[]): Promise<void> {
+    let inserted: Set<string>;
+    try {
+      inserted = await this.insert(batch);
+    } catch (error) {
+      if (batch.length > 1 && isRowCaused(error)) {
+        // Nothing of the statement was kept; halves are stored one after the other on this lane's connection.
+        const half = Math.ceil(batch.length / 2);
+        await this.settle(batch.slice(0, half));
+        await this.settle(batch.slice(half));
+        return;
+      }
+      this.fail(batch, error);
+      return;
+    }
+    const fresh = batch.filter((w) => inserted.has(w.delivery.id));
+    const rest = batch.filter((w) => !inserted.has(w.delivery.id));
+    fresh.forEach((w) => w.resolve({ id: w.delivery.id, duplicate: false }));
+    if (rest.length === 0) return;
+    try {
+      const existing = await this.findExisting(rest);
+      rest.forEach(({ delivery: d, resolve }) => {
+        const id = existing.get(`${d.endpointId}\n${d.externalId}`);
+        resolve(id ? { id, duplicate: true } : null);
+      });
+    } catch (error) {
+      // These rows added nothing (a duplicate, or a deleted endpoint): a retry is answered as a duplicate.
+      this.fail(rest, error);
+    }
+  }
+
+  private fail(batch: Waiting[], error: unknown): void {
+    const state = sqlState(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (batch.length === 1 && isRowCaused(error) && !state!.startsWith("40")) {
+      const { id, organizationId, endpointId } = batch[0]!.delivery;
+      // The database's message, never the row's content: bodies and ids may hold secrets.
+      console.error(`[ingest] delivery ${id} (organization ${organizationId}, endpoint ${endpointId}) refused by the database, ${state}: ${message}`);
+      batch[0]!.reject(new UnstorableDeliveryError());
+      return;
+    }
+    console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${state ?? ""} ${message}`);
+    const answer = error instanceof StoreUnavailableError ? error : new StoreUnavailableError();
+    batch.forEach((waiting) => waiting.reject(answer));
+  }
+
+  /** One statement: the rows and their jobs, committed together. Resolves with the ids it inserted. */
+  private async insert(batch: Waiting[]): Promise<Set<string>> {
     const deadline = Math.min(...batch.map((w) => w.deadline));
     // Send only if the statement is sure to end (commit or be cut off) before anyone is answered 503.
     if (deadline - Date.now() < this.options.statementTimeoutMs + CONNECT_ALLOWANCE_MS) {
@@ -121,17 +219,15 @@ export class GroupCommitter {
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const inserted = new Set((await this.sql().unsafe(STORE, [JSON.stringify(rows), JOB_TEMPLATE], { prepare: true })).map((r) => r.id as string));
+    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), JOB_TEMPLATE], { prepare: true });
+    return new Set(result.map((r) => r.id as string));
+  }
+
+  /** Committed by now, and read in a new snapshot: sees rows that concurrent batches committed too. */
+  private async findExisting(batch: Waiting[]): Promise<Map<string, string>> {
+    const keys = batch.map(({ delivery: d }) => ({ endpoint_id: d.endpointId, external_id: d.externalId }));
     const existing = new Map<string, string>();
-    if (inserted.size < batch.length) {
-      // Committed by now, and read in a new snapshot: sees rows that concurrent batches committed too.
-      const keys = batch.filter((w) => !inserted.has(w.delivery.id)).map(({ delivery: d }) => ({ endpoint_id: d.endpointId, external_id: d.externalId }));
-      for (const row of await this.sql().unsafe(FIND_EXISTING, [JSON.stringify(keys)], { prepare: true })) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
-    }
-    return batch.map(({ delivery: d }): StoreResult => {
-      if (inserted.has(d.id)) return { id: d.id, duplicate: false };
-      const id = existing.get(`${d.endpointId}\n${d.externalId}`);
-      return id ? { id, duplicate: true } : null;
-    });
+    for (const row of await this.sql().unsafe(FIND_EXISTING, [JSON.stringify(keys)], { prepare: true })) existing.set(`${row.endpoint_id}\n${row.external_id}`, row.id);
+    return existing;
   }
 }
