@@ -1,30 +1,19 @@
-// POST /in/:endpointId, step by step: find the endpoint → read the raw body (bounded) → verify the
-// signature over those exact bytes → store + enqueue in one transaction (group commit) → answer.
-// Nothing is stored before verification; the 200 goes out only after the commit.
-import { getIngestSql } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
-import { NotFoundError, SignatureError, StoreUnavailableError } from "@/lib/errors";
+// POST /in/:endpointId, step by step: find the endpoint → its organization's rate (429) → read the raw
+// body (bounded: 413; counted against the organization's share of the body budget: 429) → verify the
+// signature over those exact bytes → check the event id (400) → store + enqueue in one transaction
+// (group commit) → answer. Nothing is stored before verification; the 200 goes out only after the commit.
+import { NotFoundError, SignatureError, StoreUnavailableError, TooManyRequestsError, type DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
-import { getIngestEndpoint } from "./endpoint-cache";
-import { GroupCommitter } from "./group-commit";
+import { getIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
+import { ingestLimits } from "./ingest-limits";
 import { readBoundedBody } from "./read-bounded-body";
 import { recordRejection } from "./record-rejection";
+import { storableEventId, storableEventType } from "./storable-fields";
 
 export type IngestOutcome =
   | { kind: "stored"; id: string; duplicate: boolean }
   | { kind: "handshake"; body: unknown };
-
-const holder = globalThis as unknown as { __inboxCommitter?: GroupCommitter };
-function committer(): GroupCommitter {
-  if (!holder.__inboxCommitter) {
-    const timeoutMs = positiveIntegerEnv(process.env.INGEST_STORE_TIMEOUT_MS, 8_000);
-    const maxConcurrent = positiveIntegerEnv(process.env.INGEST_COMMIT_CONCURRENCY, 2);
-    const options = { timeoutMs, statementTimeoutMs: Math.floor(timeoutMs * 0.4), maxBatch: 500, maxConcurrent };
-    holder.__inboxCommitter = new GroupCommitter(() => getIngestSql({ max: options.maxConcurrent, statementTimeoutMs: options.statementTimeoutMs }), options);
-  }
-  return holder.__inboxCommitter;
-}
 
 /**
  * Headers about the hop to us (Next.js adds x-forwarded-* even without a proxy), not about the
@@ -42,33 +31,53 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
     throw new StoreUnavailableError("The endpoint could not be read; nothing was kept. Retry later.");
   });
   if (!endpoint) throw new NotFoundError("Endpoint");
+  const { committer, budget, rateLimiter } = ingestLimits();
+  // Before the body is read: a flood over its rate costs us as little as possible.
+  const wait = rateLimiter.take(endpoint.organizationId);
+  if (wait > 0) throw new TooManyRequestsError("rate_limited", "Your organization is over its ingest rate; nothing was kept. Retry after the time in Retry-After.", wait);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (!TRANSPORT_HEADERS.has(name)) headers[name] = value;
   });
-  const body = await readBoundedBody(request, endpoint.maxBodyBytes);
-  let verified;
+  const hold = budget.hold(endpoint.organizationId);
   try {
-    verified = verifySignature(endpoint.provider, {
-      body, headers, secrets: endpoint.secrets, toleranceSeconds: endpoint.toleranceSeconds, now: new Date(), genericHmac: endpoint.genericHmac,
+    const body = await readBoundedBody(request, Math.min(endpoint.maxBodyBytes, budget.largestBody), hold.add);
+    let verified;
+    try {
+      verified = verifySignature(endpoint.provider, {
+        body, headers, secrets: endpoint.secrets, toleranceSeconds: endpoint.toleranceSeconds, now: new Date(), genericHmac: endpoint.genericHmac,
+      });
+    } catch (error) {
+      if (error instanceof SignatureError) refused(endpoint, request, headers, error);
+      throw error;
+    }
+    if (verified.handshakeResponse !== undefined) return { kind: "handshake", body: verified.handshakeResponse };
+    const id = newId("dlv");
+    let externalId = id; // without a provider event id every request is its own delivery
+    try {
+      if (verified.externalId !== null) externalId = storableEventId(verified.externalId);
+    } catch (error) {
+      refused(endpoint, request, headers, error as DomainError);
+      throw error;
+    }
+    const result = await committer.store({
+      id,
+      organizationId: endpoint.organizationId,
+      endpointId: endpoint.id,
+      externalId,
+      eventType: storableEventType(verified.eventType),
+      headers,
+      body,
+      sourceIp: sourceIpOf(request.headers),
     });
-  } catch (error) {
-    if (error instanceof SignatureError) recordRejection(endpoint, { reason: error.code, message: error.message, sourceIp: sourceIpOf(request.headers), headerNames: Object.keys(headers) });
-    throw error;
+    if (!result) throw new NotFoundError("Endpoint");
+    return { kind: "stored", ...result };
+  } finally {
+    hold.release();
   }
-  if (verified.handshakeResponse !== undefined) return { kind: "handshake", body: verified.handshakeResponse };
-  const id = newId("dlv");
-  const result = await committer().store({
-    id,
-    organizationId: endpoint.organizationId,
-    endpointId: endpoint.id,
-    // Without a provider event id every request is its own delivery.
-    externalId: verified.externalId ?? id,
-    eventType: verified.eventType,
-    headers,
-    body,
-    sourceIp: sourceIpOf(request.headers),
-  });
-  if (!result) throw new NotFoundError("Endpoint");
-  return { kind: "stored", ...result };
+}
+
+/** Logs a refused request for the endpoint's dashboard (bounded; no values). */
+function refused(endpoint: IngestEndpoint, request: Request, headers: Record<string, string>, error: DomainError): void {
+  recordRejection(endpoint, { reason: error.code, message: error.message, sourceIp: sourceIpOf(request.headers), headerNames: Object.keys(headers) });
 }

@@ -1,0 +1,41 @@
+// The web process's shared ingest machinery, built once from the environment (README, Environment):
+// the group committer, the body budget and the per-organization rate limiter. On globalThis: Next.js
+// may bundle this module more than once, and there must be one of each per process.
+import { getIngestSql } from "@/db";
+import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
+import { BodyBudget } from "./body-budget";
+import { GroupCommitter } from "./group-commit";
+import { IngestRateLimiter } from "./ingest-rate-limit";
+
+const MiB = 1_048_576;
+
+interface IngestLimits {
+  committer: GroupCommitter;
+  budget: BodyBudget;
+  rateLimiter: IngestRateLimiter;
+}
+
+const holder = globalThis as unknown as { __inboxIngestLimits?: IngestLimits };
+
+export function ingestLimits(env: NodeJS.ProcessEnv = process.env): IngestLimits {
+  if (holder.__inboxIngestLimits) return holder.__inboxIngestLimits;
+  const timeoutMs = positiveIntegerEnv(env.INGEST_STORE_TIMEOUT_MS, 8_000);
+  const maxConcurrent = positiveIntegerEnv(env.INGEST_COMMIT_CONCURRENCY, 2);
+  const commit = {
+    timeoutMs,
+    statementTimeoutMs: Math.floor(timeoutMs * 0.4),
+    maxBatch: 500,
+    maxConcurrent,
+    largeBodyBytes: positiveIntegerEnv(env.INGEST_LARGE_BODY_BYTES, 256 * 1024),
+    maxLargeConcurrent: 1,
+  };
+  // One connection per shared batch in flight, and one for the large-body lane.
+  const sql = () => getIngestSql({ max: maxConcurrent + commit.maxLargeConcurrent, statementTimeoutMs: commit.statementTimeoutMs });
+  const rate = positiveNumberEnv(env.ORG_INGEST_RATE, 300);
+  holder.__inboxIngestLimits = {
+    committer: new GroupCommitter(sql, commit),
+    budget: new BodyBudget({ totalBytes: positiveIntegerEnv(env.INGEST_BODY_BUDGET_BYTES, 256 * MiB), floorBytes: MiB, retryAfterSeconds: 1 }),
+    rateLimiter: new IngestRateLimiter({ ratePerSecond: rate, burst: positiveNumberEnv(env.ORG_INGEST_BURST, rate * 2) }),
+  };
+  return holder.__inboxIngestLimits;
+}
