@@ -1,0 +1,130 @@
+// The group committer against a real database, fed rows directly (past ingest's own checks): a batch
+// shared by organizations where the database refuses one row.
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSql } from "@/db";
+import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { useTestDatabase } from "@/test/db";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { GroupCommitter, type NewDelivery } from "./group-commit";
+
+const database = useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+let sql: postgres.Sql;
+let endpointA: { id: string; organizationId: string };
+let endpointB: { id: string; organizationId: string };
+beforeAll(async () => {
+  sql = postgres(database.url(), { max: 4, onnotice: () => {}, connection: { statement_timeout: 2_000 } });
+  for (const name of ["A", "B"]) {
+    const org = await createOrganizationFixture(`Org ${name}`);
+    const endpoint = await createEndpoint({ ctx: org.ctx, input: { name, provider: "none", destinationUrl: "http://127.0.0.1:9/" } });
+    if (name === "A") endpointA = { id: endpoint.id, organizationId: org.organizationId };
+    else endpointB = { id: endpoint.id, organizationId: org.organizationId };
+  }
+});
+afterAll(async () => {
+  await sql?.end();
+});
+
+function delivery(endpoint: { id: string; organizationId: string }, fields: Partial<NewDelivery> = {}): NewDelivery {
+  const id = newId("dlv");
+  return { id, organizationId: endpoint.organizationId, endpointId: endpoint.id, externalId: `evt_${id}`, eventType: "ok.event", headers: { "content-type": "application/json" }, body: Buffer.from('{"ok":true}'), sourceIp: null, ...fields };
+}
+
+const committer = (options: Partial<ConstructorParameters<typeof GroupCommitter>[1]> = {}) =>
+  new GroupCommitter(() => sql, { timeoutMs: 8_000, statementTimeoutMs: 2_000, maxBatch: 500, maxConcurrent: 1, ...options });
+
+type Settled = { status: "stored"; id: string; duplicate: boolean } | { status: "refused"; error: Error };
+const settle = (promise: Promise<{ id: string; duplicate: boolean } | null>): Promise<Settled> =>
+  promise.then((r) => ({ status: "stored" as const, id: r!.id, duplicate: r!.duplicate }), (error: Error) => ({ status: "refused" as const, error }));
+
+describe("a shared batch with a row the database refuses", () => {
+  it("stores every other row with its job and refuses only the guilty ones, with 422 and never 503", async () => {
+    const c = committer();
+    // The first store goes out alone at once; everything stored while it is in flight waits and goes as one batch.
+    const plug = settle(c.store(delivery(endpointB)));
+    const poison = [
+      delivery(endpointA, { eventType: "nul\u0000inside" }), // text cannot hold \u0000
+      delivery(endpointA, { eventType: "lone \ud800 surrogate" }), // invalid JSON for PostgreSQL: fails the whole document
+      delivery(endpointA, { externalId: randomBytes(1_500).toString("hex") }), // 3,000 bytes: over the btree row limit
+      delivery(endpointA, { eventType: randomBytes(2_000).toString("hex") }), // 4,000 characters in the event type index
+    ];
+    const valid = Array.from({ length: 120 }, (_, i) => delivery(i % 3 === 0 ? endpointA : endpointB));
+    const mixed = [...valid.slice(0, 40), poison[0]!, ...valid.slice(40, 80), poison[1]!, poison[2]!, ...valid.slice(80), poison[3]!];
+    const outcomes = await Promise.all(mixed.map((d) => settle(c.store(d))));
+    expect((await plug).status).toBe("stored");
+
+    const byId = new Map(mixed.map((d, i) => [d.id, outcomes[i]!]));
+    for (const d of valid) expect(byId.get(d.id)).toEqual({ status: "stored", id: d.id, duplicate: false });
+    for (const d of poison) {
+      const outcome = byId.get(d.id)!;
+      expect(outcome.status).toBe("refused");
+      expect((outcome as { error: Error }).error).toBeInstanceOf(UnstorableDeliveryError);
+      expect((outcome as { error: UnstorableDeliveryError }).error.status).toBe(422);
+    }
+    const stored = await getSql()`
+      select d.id, exists (select 1 from graphile_worker._private_jobs j where j.payload ->> 'deliveryId' = d.id) as has_job
+      from deliveries d where d.id = any(${mixed.map((d) => d.id)})`;
+    expect(stored.map((r) => r.id).sort()).toEqual(valid.map((d) => d.id).sort());
+    expect(stored.every((r) => r.has_job)).toBe(true);
+  });
+
+  it("still answers each of the batch's duplicates with the stored id", async () => {
+    const c = committer();
+    const first = delivery(endpointB, { externalId: "evt_dup_after_split" });
+    await c.store(first);
+    const plug = settle(c.store(delivery(endpointB)));
+    const again = delivery(endpointB, { externalId: "evt_dup_after_split" });
+    const [dup, bad, fresh] = await Promise.all([again, delivery(endpointA, { eventType: "\u0000" }), delivery(endpointA)].map((d) => settle(c.store(d))));
+    await plug;
+    expect(dup).toEqual({ status: "stored", id: first.id, duplicate: true });
+    expect(bad!.status).toBe("refused");
+    expect(fresh!.status).toBe("stored");
+  });
+});
+
+describe("a batch that fails for the store's sake", () => {
+  it("answers all its rows 503 without splitting it, and keeps nothing", async () => {
+    const quick = postgres(database.url(), { max: 1, onnotice: () => {}, connection: { statement_timeout: 300 } });
+    const c = new GroupCommitter(() => quick, { timeoutMs: 8_000, statementTimeoutMs: 300, maxBatch: 500, maxConcurrent: 1 });
+    const locker = postgres(database.url(), { max: 1, onnotice: () => {} });
+    const rows = [delivery(endpointA), delivery(endpointB), delivery(endpointA, { eventType: "\u0000" })];
+    try {
+      await locker.begin(async (tx) => {
+        await tx`lock table deliveries in access exclusive mode`;
+        // The statement is cut off by the server (57014): nothing row-caused, so no retry apart.
+        const outcomes = await Promise.all(rows.map((d) => settle(c.store(d))));
+        for (const outcome of outcomes) expect((outcome as { error: Error }).error).toBeInstanceOf(StoreUnavailableError);
+      });
+    } finally {
+      await Promise.all([locker.end(), quick.end()]);
+    }
+    const [{ count }] = await getSql()`select count(*)::int from deliveries where id = any(${rows.map((d) => d.id)})`;
+    expect(count).toBe(0);
+  });
+});
+
+describe("big bodies", () => {
+  it("are each stored by a statement of their own, and small ones arriving beside them all commit", async () => {
+    const c = committer({ maxConcurrent: 2, largeBodyBytes: 64 * 1024 });
+    const big = Array.from({ length: 4 }, () => delivery(endpointA, { body: randomBytes(2 * 1_048_576) }));
+    const small = Array.from({ length: 60 }, () => delivery(endpointB));
+    const outcomes = await Promise.all([...big, ...small].map((d) => settle(c.store(d))));
+    expect(outcomes.every((o) => o.status === "stored")).toBe(true);
+    // A statement's rows share its transaction's now(): a big body shares its received_at with no other row.
+    const rows = await getSql()`select id, received_at::text as at, size_bytes from deliveries where id = any(${[...big, ...small].map((d) => d.id)})`;
+    const bigIds = new Set(big.map((d) => d.id));
+    const timestamps = new Map<string, number>();
+    for (const row of rows) timestamps.set(row.at, (timestamps.get(row.at) ?? 0) + 1);
+    for (const row of rows.filter((r) => bigIds.has(r.id))) {
+      expect(row.size_bytes).toBe(2 * 1_048_576);
+      expect(timestamps.get(row.at)).toBe(1);
+    }
+    // The small ones went in shared batches (fewer statements than rows).
+    expect(new Set(rows.filter((r) => !bigIds.has(r.id)).map((r) => r.at)).size).toBeLessThan(small.length);
+  });
+});
