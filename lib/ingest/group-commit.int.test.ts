@@ -63,8 +63,9 @@ describe("a shared batch with a row the database refuses", () => {
     for (const d of poison) {
       const outcome = byId.get(d.id)!;
       expect(outcome.status).toBe("refused");
-      expect((outcome as { error: Error }).error).toBeInstanceOf(UnstorableDeliveryError);
-      expect((outcome as { error: UnstorableDeliveryError }).error.status).toBe(422);
+      const { error } = outcome as { error: Error };
+      expect(error).toBeInstanceOf(UnstorableDeliveryError);
+      expect((error as UnstorableDeliveryError).status).toBe(422);
     }
     const stored = await getSql()`
       select d.id, exists (select 1 from graphile_worker._private_jobs j where j.payload ->> 'deliveryId' = d.id) as has_job
