@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from "@/lib/errors";
+import { DomainError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
 
 /**
  * Reads the raw body, refusing (413) as soon as it passes `limit` bytes: a declared Content-Length
@@ -7,6 +7,16 @@ import { PayloadTooLargeError } from "@/lib/errors";
  * chunk by chunk — and may throw to refuse the body; the rest of it is then not read.
  */
 export async function readBoundedBody(request: Request, limit: number, reserve: (bytes: number) => void = () => {}): Promise<Buffer> {
+  try {
+    return await read(request, limit, reserve);
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    // The sender went away mid-body (or sent a broken one): nobody may be listening, but it is no error of ours.
+    throw new ValidationError("The body could not be read to its end; nothing was kept.");
+  }
+}
+
+async function read(request: Request, limit: number, reserve: (bytes: number) => void): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) {
     await request.body?.cancel().catch(() => {});
