@@ -221,8 +221,9 @@ export const endpointSlots = pgTable(
 /**
  * Endpoints with deliveries parked because their organization was at its cap of attempts in flight
  * (lib/delivery/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
- * not at every endpoint of the organization. Rows are only added by parking and only removed by the
- * per-minute rescue sweep once nothing is parked there, so no wake-up can be lost to a race.
+ * not at every endpoint of the organization. Rows are added by parking and removed only by the
+ * per-minute rescue sweep once nothing is parked there (a park racing that removal is caught by the
+ * same sweep's wake-ups a minute later at worst).
  */
 export const orgWaitingEndpoints = pgTable(
   "org_waiting_endpoints",

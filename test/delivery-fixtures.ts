@@ -115,13 +115,13 @@ export async function startDestination(handler: DestinationHandler = (_r, res) =
 }
 
 /** graphile-worker in this process, running the given tasks with the production batching options. */
-export async function startTestWorker(taskList: TaskList, options: { concurrency?: number } = {}): Promise<Runner> {
+export async function startTestWorker(taskList: TaskList, options: { concurrency?: number; maxPoolSize?: number } = {}): Promise<Runner> {
   const concurrency = options.concurrency ?? 10;
   return run({
     connectionString: process.env.DATABASE_URL!,
     taskList,
     concurrency,
-    maxPoolSize: concurrency + 2,
+    maxPoolSize: options.maxPoolSize ?? concurrency + 2,
     pollInterval: 200,
     noHandleSignals: true,
     logger: quietGraphileLogger,

@@ -9,7 +9,9 @@
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
-import { rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import {
+  endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook,
+} from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -43,28 +45,45 @@ export function claimedReturning(replayJob: string): string {
     clock_timestamp() as started_at`;
 }
 
-// A due delivery of an endpoint that is paused or looks full is parked without the slot lock, as
-// claimDelivery parks one (parking never exceeds the cap; the look after the commit catches a slot
-// freed meanwhile); then the endpoints of the rest are locked, in one order.
+// A due delivery of an endpoint that is paused or looks full (or whose organization looks full) is
+// parked without the slot locks, as claimDelivery parks one (parking never exceeds a cap; the look
+// after the commit catches a slot freed meanwhile); then the organizations and endpoints of the rest
+// are locked, organizations first, each in one order.
 const PARK_EARLY_THEN_LOCK = `
   with i as (
     select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
   ),
+  e as (
+    select e.id, e.organization_id, e.paused,
+      ${endpointInFlightSql("e.id")} >= $2::int as endpoint_full,
+      ${orgInFlightSql("e.organization_id")} >= $4::int as org_full
+    from endpoints e where e.id in (select endpoint_id from i)
+  ),
   early as (
     update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
-    from i
+    from i join e on e.id = i.endpoint_id
     where d.id = i.delivery_id and d.endpoint_id = i.endpoint_id and d.status = 'pending' and d.parked_at is null
       and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
-      and (exists (select 1 from endpoints e where e.id = i.endpoint_id and e.paused)
-        or (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = i.endpoint_id) >= $2::int)
-    returning d.id, exists (select 1 from endpoints e where e.id = i.endpoint_id and e.paused) as paused
+      and (e.paused or e.endpoint_full or e.org_full)
+    returning d.id, d.endpoint_id, e.paused
+  ),
+  marked as (
+    insert into org_waiting_endpoints (organization_id, endpoint_id)
+    select distinct e.organization_id, e.id from early join e on e.id = early.endpoint_id
+    where not e.paused and e.org_full
+    order by 1, 2
+    on conflict do nothing
   ),
   to_lock as (
-    select distinct i.endpoint_id from i where i.delivery_id not in (select id from early) order by 1
+    select 0 as kind, $5::text as namespace, e.organization_id as name from e
+    where e.id in (select i.endpoint_id from i where i.delivery_id not in (select id from early))
+    union
+    select 1, $3::text, i.endpoint_id from i where i.delivery_id not in (select id from early)
+    order by 1, 3
   )
   select early.id as delivery_id, early.paused from early
   union all
-  select null, null from to_lock t cross join lateral (select pg_advisory_xact_lock(hashtext($3), hashtext(t.endpoint_id))) l`;
+  select null, null from to_lock t cross join lateral (select pg_advisory_xact_lock(hashtext(t.namespace), hashtext(t.name))) l`;
 
 // Mirrors claimStatement (claim-delivery.ts) for `deliveryId` targets that take no slot over.
 const CLAIM_MANY = `
@@ -94,16 +113,36 @@ const CLAIM_MANY = `
       end as verdict
     from i join cur on cur.id = i.delivery_id join ep on ep.id = cur.endpoint_id
   ),
-  -- An endpoint's candidates take its free slots in job order; the rest park.
-  verdict as (
-    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger,
+  -- An endpoint's candidates take its free slots in job order, then an organization's remaining
+  -- candidates take its free slots in job order; the rest park.
+  endpoint_fit as (
+    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger, ep.organization_id,
       case
         when f.verdict <> 'candidate' then f.verdict
-        when (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = f.endpoint_id)
-          + row_number() over (partition by f.endpoint_id, f.verdict order by f.ord) <= $2::int then 'claim'
+        when ${endpointInFlightSql("f.endpoint_id")}
+          + row_number() over (partition by f.endpoint_id, f.verdict order by f.ord) <= $2::int then 'candidate'
         else 'saturated'
       end as verdict
-    from first_look f
+    from first_look f join ep on ep.id = f.endpoint_id
+  ),
+  org_busy as (
+    select o.organization_id, ${orgInFlightSql("o.organization_id")} as n
+    from (select distinct organization_id from ep) o
+  ),
+  verdict as (
+    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger, f.organization_id,
+      case
+        when f.verdict <> 'candidate' then f.verdict
+        when b.n + row_number() over (partition by f.organization_id, f.verdict order by f.ord) <= $4::int then 'claim'
+        else 'org_saturated'
+      end as verdict
+    from endpoint_fit f join org_busy b on b.organization_id = f.organization_id
+  ),
+  marked as (
+    insert into org_waiting_endpoints (organization_id, endpoint_id)
+    select distinct v.organization_id, v.endpoint_id from verdict v where v.verdict = 'org_saturated'
+    order by 1, 2
+    on conflict do nothing
   ),
   claimed as (
     update deliveries d set ${claimedState("v.job_id", "$3::float8")}
@@ -116,7 +155,7 @@ const CLAIM_MANY = `
       status = 'pending', claimed_by_job = null, lease_expires_at = null,
       parked_at = coalesce(d.parked_at, now()), next_attempt_at = null, updated_at = now()
     from verdict v
-    where d.id = v.id and v.verdict in ('paused', 'saturated')
+    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated')
   ),
   counted as (
     insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
@@ -126,7 +165,7 @@ const CLAIM_MANY = `
     group by 1, 2, 3 order by 1, 2
     on conflict (endpoint_id, shard) do update set in_flight = endpoint_slots.in_flight + excluded.in_flight
   )
-  select v.ord, v.verdict, false as took_over, v.id as delivery_id,
+  select v.ord, case when v.verdict = 'org_saturated' then 'saturated' else v.verdict end as verdict, false as took_over, v.id as delivery_id,
     c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, c.headers, c.body,
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from verdict v join ep on ep.id = v.endpoint_id
@@ -150,16 +189,16 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
       tx.unsafe<{ delivery_id: string | null; paused: boolean | null }[]>(
         PARK_EARLY_THEN_LOCK,
-        [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE],
+        [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE],
         { prepare: true },
       ).execute(),
       tx.unsafe<ClaimManyRow[]>(
         CLAIM_MANY,
-        [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000],
+        [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency],
         { prepare: true },
       ).execute(),
     ],
-    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency: settings.endpointConcurrency })],
+    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
   );
   const parkedEarly = new Map(results[1].filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.paused]));
   const decided = new Map(results[2].map((row) => [row.ord, row]));
@@ -179,7 +218,7 @@ async function claimMany(sql: postgres.Sql, claims: OwnClaim[], settings: Delive
 
 /** Claims the job's own delivery, batched with the worker's other such claims. */
 export function claimOwnInBatch(sql: postgres.Sql, claim: OwnClaim, settings: DeliverySettings): Promise<BatchedClaim> {
-  const batcher = sharedBatcher(sql, `claim/${settings.endpointConcurrency}/${settings.leaseMarginMs}`, () =>
+  const batcher = sharedBatcher(sql, `claim/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
     new MicroBatcher((claims: OwnClaim[]) => claimMany(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 }));
   return batcher.submit(claim);
 }

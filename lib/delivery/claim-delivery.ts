@@ -8,7 +8,8 @@ import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { claimOwnInBatch } from "./claim-batch";
-import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
+import { lockEndpointSlots, lockOrgSlotsOfEndpoint, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
+import { parkEarly } from "./park-early";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -115,10 +116,14 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       select e.organization_id, e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
       from endpoints e where e.id = ${endpointId}
     ),
-    -- Attempts in flight at this endpoint, other than the one a takeover replaces (endpoint-slots.ts).
+    -- Attempts in flight at this endpoint and across its organization, other than the one a
+    -- takeover replaces (endpoint-slots.ts).
     busy as (
       select (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})::int
-        - (select count(*) from cur where cur.status = 'delivering')::int as n
+          - (select count(*) from cur where cur.status = 'delivering')::int as n,
+        (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.organization_id = ep.organization_id)::int
+          - (select count(*) from cur where cur.status = 'delivering')::int as org_n
+      from ep
     ),
     verdict as (
       select cur.id,
@@ -128,7 +133,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
             and cur.lease_expires_at > now() then 'in_flight'
           when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
           when ep.paused then 'paused'
-          when busy.n >= ${settings.endpointConcurrency} and not ${handover} then 'saturated'
+          when (busy.n >= ${settings.endpointConcurrency} or busy.org_n >= ${settings.orgConcurrency}) and not ${handover} then 'saturated'
           else 'claim'
         end as verdict,
         cur.status = 'delivering' as took_over
@@ -167,6 +172,13 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       from verdict
       where d.id = verdict.id and verdict.verdict in ('paused', 'saturated') and ${parkable}
       returning d.id
+    ),
+    -- Refused for the organization's cap: the endpoint waits for an organization slot (endpoint-slots.ts).
+    marked as (
+      insert into org_waiting_endpoints (organization_id, endpoint_id)
+      select ep.organization_id, ${endpointId} from verdict, ep, busy
+      where verdict.verdict = 'saturated' and busy.org_n >= ${settings.orgConcurrency}
+      on conflict do nothing
     ),
     -- A new attempt takes a slot; a takeover keeps the slot of the attempt it replaces, or gives it
     -- back when it parks instead.
@@ -254,33 +266,25 @@ export async function claimDelivery(input: {
     }
   }
   const claim: ClaimInput = { ...input, endpointId };
-  const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, ClaimRow[]], [ParkedLook]>(
+  const skipIfParkedEarly = "deliveryId" in target ? drizzleSql`exists (select 1 from deliveries where id = ${target.deliveryId} and parked_at = now())` : undefined;
+  const { results, after } = await pipelinedTransaction<[unknown, { paused: boolean }[], void, void, ClaimRow[]], [ParkedLook]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
       // A due delivery of an endpoint that is paused or looks full is parked without the slot lock
       // (parking never exceeds the cap; the look after the commit catches a slot freed meanwhile),
       // so a backlog's first pass through the queue does not queue on the lock.
-      "deliveryId" in target
-        ? tx<{ paused: boolean }[]>`
-            update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
-            where d.id = ${target.deliveryId} and d.endpoint_id = ${endpointId} and d.status = 'pending' and d.parked_at is null
-              and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
-              and (exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused)
-                or (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId}) >= ${input.settings.endpointConcurrency})
-            returning exists (select 1 from endpoints e where e.id = ${endpointId} and e.paused) as paused`.execute()
-        : Promise.resolve([]),
-      lockEndpointSlots(
-        rawRunner(tx),
-        endpointId,
-        "deliveryId" in target ? drizzleSql`exists (select 1 from deliveries where id = ${target.deliveryId} and parked_at = now())` : undefined,
-      ),
+      "deliveryId" in target ? parkEarly(tx, { deliveryId: target.deliveryId, endpointId, settings: input.settings }) : Promise.resolve([]),
+      // Organization before endpoint, as every claim takes them (endpoint-slots.ts).
+      lockOrgSlotsOfEndpoint(rawRunner(tx), endpointId, skipIfParkedEarly),
+      lockEndpointSlots(rawRunner(tx), endpointId, skipIfParkedEarly),
       claimStatement(tx, claim).execute(),
     ],
     // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
-    (tx) => [wakeNeeded(rawRunner(tx), { endpointId, concurrency: input.settings.endpointConcurrency })],
+    (tx) => [wakeNeeded(rawRunner(tx), { endpointId, caps: input.settings })],
   );
-  const [, parkedEarly, , rows] = results;
+  const [, parkedEarly, , , rows] = results;
   const result: ClaimResult = parkedEarly[0] ? { verdict: parkedEarly[0].paused ? "paused" : "saturated" } : claimResult(rows, endpointId);
   return { ...result, endpointId, slotsToHandOn: after[0].needed, parkedSeen: after[0].parked };
 }
+

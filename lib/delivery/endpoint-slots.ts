@@ -17,6 +17,13 @@
 // completion is durable, so is the outcome recorded before it; if the database crashes before
 // that, the job is still there and runs again (takeover), which at-least-once allows.
 //
+// THE ORGANIZATION'S CAP: an organization's attempts in flight (its endpoint_slots rows summed) stay
+// within ORG_DELIVERY_CONCURRENCY, so one tenant's hanging destinations cannot hold every worker
+// slot. Claims that take a slot hold the organization's advisory lock (taken before any endpoint's),
+// so the cap is exact. A delivery parked because its organization was full marks its endpoint in
+// org_waiting_endpoints; an attempt that ends and frees a slot looks at its organization's marked
+// endpoints too (same no-lost-wake-up rule: each side looks after its own commit).
+//
 // The statements are written once, as drizzle `sql`, and run either in a drizzle transaction
 // (tenant verbs: resume) or on a raw postgres.js connection (the worker's hot path).
 import { sql, type SQL } from "drizzle-orm";
@@ -24,6 +31,10 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
 import { deliverJobSpec } from "@/jobs/enqueue";
+import type { DeliverySettings } from "./settings";
+
+/** The two caps on attempts in flight. */
+export type SlotCaps = Pick<DeliverySettings, "endpointConcurrency" | "orgConcurrency">;
 
 /** endpoint_slots shard of a claim: `hashtext(job id) & SHARD_MASK` (16 shards). */
 export const SHARD_MASK = 15;
@@ -48,6 +59,9 @@ export function drizzleRunner(db: DbOrTx): Runner {
 /** The advisory locks of endpoints' slots: (hashtext(this), hashtext(endpoint id)). */
 export const SLOT_LOCK_NAMESPACE = "webhook-inbox:endpoint-slots";
 
+/** The advisory locks of organizations' slots, always taken before any endpoint's: (hashtext(this), hashtext(organization id)). */
+export const ORG_SLOT_LOCK_NAMESPACE = "webhook-inbox:org-slots";
+
 /** Takes the endpoint's slot lock until the transaction ends (unless `skipIf`, a SQL condition, holds). */
 export async function lockEndpointSlots(run: Runner, endpointId: string, skipIf?: SQL): Promise<void> {
   await run(sql`select pg_advisory_xact_lock(hashtext(${SLOT_LOCK_NAMESPACE}), hashtext(${endpointId}))
@@ -55,11 +69,30 @@ export async function lockEndpointSlots(run: Runner, endpointId: string, skipIf?
 }
 
 /**
+ * Takes the slot lock of the endpoint's organization until the transaction ends (unless `skipIf`
+ * holds). Every transaction that claims a new slot holds it, before its endpoint's lock.
+ */
+export async function lockOrgSlotsOfEndpoint(run: Runner, endpointId: string, skipIf?: SQL): Promise<void> {
+  await run(sql`select pg_advisory_xact_lock(hashtext(${ORG_SLOT_LOCK_NAMESPACE}), hashtext(e.organization_id))
+    from endpoints e where e.id = ${endpointId} ${skipIf ? sql`and not (${skipIf})` : sql``}`);
+}
+
+/** Attempts in flight at an endpoint (SQL text, for the raw batch statements too). */
+export function endpointInFlightSql(endpointId: string): string {
+  return `(select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})`;
+}
+
+/** Attempts in flight across an organization (SQL text). */
+export function orgInFlightSql(organizationId: string): string {
+  return `(select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.organization_id = ${organizationId})`;
+}
+
+/**
  * Unparks the endpoint's oldest parked deliveries, as many as it has free slots (none while it is
  * paused), and enqueues their jobs in the same statement (so a pipelined transaction needs no
  * second round trip). Call with the slot lock held. Returns the woken deliveries' ids.
  */
-export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; concurrency: number }): Promise<string[]> {
+export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<string[]> {
   // The job spec's constant parts come from deliverJobSpec, so there is one definition of a deliver job.
   const auto = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "auto" });
   const replay = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "replay" });
@@ -71,11 +104,15 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.parked_at, d.id
-      limit (
-        case when ${anyParked(input.endpointId)}
-        then greatest(0, ${input.concurrency}::int - (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${input.endpointId})::int)
-        else 0 end
-      )
+      -- As many as the endpoint and its organization both have free slots for.
+      limit coalesce((
+        select case when ${anyParked(input.endpointId)}
+          then greatest(0, least(
+            ${input.caps.endpointConcurrency}::int - ${sql.raw(endpointInFlightSql("e0.id"))}::int,
+            ${input.caps.orgConcurrency}::int - ${sql.raw(orgInFlightSql("e0.organization_id"))}::int))
+          else 0 end
+        from endpoints e0 where e0.id = ${input.endpointId}
+      ), 0)
       for update skip locked
     ),
     woken as (
@@ -119,40 +156,91 @@ function anyParked(endpointId: string | SQL): SQL {
 
 /** What wakeNeeded saw after a commit. */
 export interface ParkedLook {
-  /** Something is parked at this endpoint while it has a free slot and is not paused: hand slots on. */
+  /** Something is parked at this endpoint while it and its organization have a free slot and it is not paused: hand slots on. */
   needed: boolean;
   /** Something is parked at this endpoint at all: the attempt now running should pass its slot on when it ends. */
   parked: boolean;
+  /**
+   * Other endpoints of the organization with deliveries parked behind its cap, which a free
+   * organization slot could now serve (org_waiting_endpoints): an attempt that freed its slot hands on there too.
+   */
+  orgWaiting: string[];
+  organizationId: string | null;
 }
 
-/** After a commit: is anything parked at this endpoint, and does it have a free slot for it? */
-export async function wakeNeeded(run: Runner, input: { endpointId: string; concurrency: number }): Promise<ParkedLook> {
-  const looks = await wakeNeededMany(run, { endpointIds: [input.endpointId], concurrency: input.concurrency });
+const NOTHING_PARKED: ParkedLook = { needed: false, parked: false, orgWaiting: [], organizationId: null };
+
+/** The look of an attempt that passed its slot on to a parked delivery: it freed nothing, so it hands nothing on. */
+export const PASSED_ON: ParkedLook = { needed: false, parked: true, orgWaiting: [], organizationId: null };
+
+/** After a commit: is anything parked at this endpoint (or behind its organization's cap), with a free slot for it? */
+export async function wakeNeeded(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<ParkedLook> {
+  const looks = await wakeNeededMany(run, { endpointIds: [input.endpointId], caps: input.caps });
   return looks.get(input.endpointId)!;
 }
 
 /**
  * One endpoint's look from a batch's wakeNeededMany, for one of its callers. Only the first is told
- * to hand slots on: one hand-on wakes as many parked deliveries as there are free slots, and
- * a batch's callers all asking at once would queue on the endpoint's lock for nothing.
+ * to hand slots on (and only the first of an organization's to serve its waiting endpoints): one
+ * hand-on wakes as many parked deliveries as there are free slots, and a batch's callers all asking
+ * at once would queue on the endpoint's lock for nothing.
  */
 export function takeLook(looks: Map<string, ParkedLook>, endpointId: string): ParkedLook {
   const look = looks.get(endpointId)!;
   if (look.needed) looks.set(endpointId, { ...look, needed: false });
+  if (look.orgWaiting.length > 0) {
+    for (const [id, other] of looks) if (other.organizationId === look.organizationId) looks.set(id, { ...looks.get(id)!, orgWaiting: [] });
+  }
   return look;
 }
 
+/** How many of an organization's waiting endpoints one look hands on to, at most. */
+const ORG_WAITING_PER_LOOK = 10;
+
 /** wakeNeeded for several endpoints in one statement. */
-export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; concurrency: number }): Promise<Map<string, ParkedLook>> {
+export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; caps: SlotCaps }): Promise<Map<string, ParkedLook>> {
+  const { endpointConcurrency, orgConcurrency } = input.caps;
   const rows = (await run(sql`
-    select e.id as endpoint_id, look.parked, case when look.parked
-      then not exists (select 1 from endpoints p where p.id = e.id and p.paused)
-        and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = e.id) < ${input.concurrency}::int
-      else false end as needed
-    from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) e(id)
+    with e as (
+      select ep.id, ep.organization_id, ep.paused
+      from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) x(id) join endpoints ep on ep.id = x.id
+    ),
+    org_free as (
+      select o.organization_id from (select distinct organization_id from e) o
+      where ${sql.raw(orgInFlightSql("o.organization_id"))} < ${orgConcurrency}::int
+    ),
+    -- Usually empty: rows exist only while an organization has been at its cap.
+    waiting as (
+      select f.organization_id, array_agg(w.endpoint_id) as endpoint_ids
+      from org_free f cross join lateral (
+        select w.endpoint_id from org_waiting_endpoints w join endpoints we on we.id = w.endpoint_id
+        where w.organization_id = f.organization_id and not we.paused
+          and w.endpoint_id not in (select id from e)
+          and ${sql.raw(endpointInFlightSql("w.endpoint_id"))} < ${endpointConcurrency}::int
+          and ${anyParked(sql`w.endpoint_id`)}
+        order by w.since limit ${ORG_WAITING_PER_LOOK}
+      ) w
+      group by f.organization_id
+    )
+    select e.id as endpoint_id, e.organization_id, look.parked,
+      case when look.parked
+        then not e.paused and ${sql.raw(endpointInFlightSql("e.id"))} < ${endpointConcurrency}::int
+          and e.organization_id in (select organization_id from org_free)
+        else false end as needed,
+      coalesce(waiting.endpoint_ids, '{}') as org_waiting
+    from e
     -- offset 0: the look runs once per endpoint, not once per mention of "parked"
-    cross join lateral (select ${anyParked(sql`e.id`)} as parked offset 0) look`)) as { endpoint_id: string; needed: boolean; parked: boolean }[];
-  const looks = new Map(input.endpointIds.map((id) => [id, { needed: false, parked: false }]));
-  for (const row of rows) looks.set(row.endpoint_id, { needed: row.needed, parked: row.parked });
+    cross join lateral (select ${anyParked(sql`e.id`)} as parked offset 0) look
+    left join waiting on waiting.organization_id = e.organization_id`)) as {
+    endpoint_id: string;
+    organization_id: string;
+    needed: boolean;
+    parked: boolean;
+    org_waiting: string[];
+  }[];
+  const looks = new Map(input.endpointIds.map((id) => [id, NOTHING_PARKED]));
+  for (const row of rows) {
+    looks.set(row.endpoint_id, { needed: row.needed, parked: row.parked, orgWaiting: row.org_waiting, organizationId: row.organization_id });
+  }
   return looks;
 }

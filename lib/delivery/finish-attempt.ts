@@ -9,7 +9,7 @@ import { deliverJobSpec } from "@/jobs/enqueue";
 import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
 import { finishFinal } from "./finish-batch";
-import { rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
+import { PASSED_ON, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { handOnSlots } from "./hand-on-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
@@ -138,19 +138,22 @@ export async function finishAttempt(input: {
         : []),
     ] as unknown as [Promise<unknown>, Promise<{ applied: boolean }[]>, Promise<ClaimRow[]>?],
     // A slot passed on frees nothing, so only a finish that frees its slot looks (after the commit).
-    chain ? undefined : (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency })],
+    chain ? undefined : (tx) => [wakeNeeded(rawRunner(tx), { endpointId: attempt.endpointId, caps: settings })],
   );
   const [, [row], chained] = results;
   const passedOn = chained ? claimResult(chained, attempt.endpointId) : null;
   const look: ParkedLook = !chain
     ? after[0]
     : passedOn?.verdict === "claimed"
-      ? { needed: false, parked: true }
-      : await wakeNeeded(rawRunner(sql), { endpointId: attempt.endpointId, concurrency: settings.endpointConcurrency });
+      ? PASSED_ON
+      : await wakeNeeded(rawRunner(sql), { endpointId: attempt.endpointId, caps: settings });
   return { ...(await afterFinish(sql, input, look, passedOn)), status: next.status, nextAttemptAt: next.nextAttemptAt, reason: next.reason, applied: row?.applied ?? false };
 }
 
-/** After the finish's commit: a slot freed (not passed on) while deliveries wait is handed on under the slot lock. */
+/**
+ * After the finish's commit: a slot freed (not passed on) while deliveries wait is handed on under
+ * the slot lock, at this endpoint and at the organization's endpoints waiting for an organization slot.
+ */
 async function afterFinish(
   sql: postgres.Sql,
   input: { attempt: ClaimedAttempt; jobId: string; settings: DeliverySettings; chainNext?: boolean },
@@ -160,6 +163,10 @@ async function afterFinish(
   const handed = look.needed
     ? await handOnSlots(sql, { endpointId: input.attempt.endpointId, jobId: input.jobId, chainNext: (input.chainNext ?? false) && passedOn?.verdict !== "claimed", settings: input.settings })
     : { next: null, woken: [] };
+  let woken = handed.woken.length;
+  for (const endpointId of look.orgWaiting) {
+    woken += (await handOnSlots(sql, { endpointId, jobId: input.jobId, chainNext: false, settings: input.settings })).woken.length;
+  }
   const nextClaim = passedOn?.verdict === "claimed" ? passedOn : handed.next;
-  return { woken: handed.woken.length, next: nextClaim, parkedSeen: look.parked || nextClaim?.verdict === "claimed" };
+  return { woken, next: nextClaim, parkedSeen: look.parked || nextClaim?.verdict === "claimed" };
 }

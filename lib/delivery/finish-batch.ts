@@ -7,7 +7,7 @@
 import type postgres from "postgres";
 import { claimedReturning, claimedState } from "./claim-batch";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
-import { rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { PASSED_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -146,7 +146,7 @@ async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], settings:
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
       tx.unsafe<FinishRow[]>(FINISH_MANY, [JSON.stringify(rows), settings.leaseMarginMs / 1000], { prepare: true }).execute(),
     ],
-    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, concurrency: settings.endpointConcurrency })],
+    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
   );
   const [, finished] = results;
   const [looks] = after;
@@ -154,14 +154,14 @@ async function finishMany(sql: postgres.Sql, outcomes: FinalOutcome[], settings:
     const row = finished[i];
     const next = row?.delivery_id ? claimResult([row], o.endpointId) : null;
     // A slot passed on frees nothing, so only the attempts that freed theirs need the look.
-    const look = next ? { needed: false, parked: true } : takeLook(looks, o.endpointId);
+    const look = next ? PASSED_ON : takeLook(looks, o.endpointId);
     return { applied: row?.applied ?? false, next, look };
   });
 }
 
 /** Records a delivered or dead attempt (and passes its slot on), batched with the worker's other such ends. */
 export function finishFinal(sql: postgres.Sql, outcome: FinalOutcome, settings: DeliverySettings): Promise<FinalOutcomeResult> {
-  const batcher = sharedBatcher(sql, `finish/${settings.endpointConcurrency}/${settings.leaseMarginMs}`, () =>
+  const batcher = sharedBatcher(sql, `finish/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
     new MicroBatcher((outcomes: FinalOutcome[]) => finishMany(sql, outcomes, settings), { maxBatch: 100, maxConcurrent: 1 }));
   return batcher.submit(outcome);
 }

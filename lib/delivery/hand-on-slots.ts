@@ -3,7 +3,7 @@
 // and the other free slots wake parked deliveries as jobs of their own.
 import type postgres from "postgres";
 import { claimResult, claimStatement, type ClaimResult, type ClaimRow } from "./claim-delivery";
-import { lockEndpointSlots, rawRunner, wakeParkedDeliveries } from "./endpoint-slots";
+import { lockEndpointSlots, lockOrgSlotsOfEndpoint, rawRunner, wakeParkedDeliveries } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -12,17 +12,19 @@ export async function handOnSlots(
   input: { endpointId: string; jobId: string; chainNext: boolean; settings: DeliverySettings },
 ): Promise<{ next: ClaimResult | null; woken: string[] }> {
   const { endpointId, jobId, settings } = input;
-  const { results } = await pipelinedTransaction<[unknown, void, ClaimRow[] | null, string[]]>(sql, (tx) => {
+  const { results } = await pipelinedTransaction<[unknown, void, void, ClaimRow[] | null, string[]]>(sql, (tx) => {
     const run = rawRunner(tx);
     return [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      // A chain's claim takes a new slot, so it holds the organization's lock first (endpoint-slots.ts).
+      input.chainNext ? lockOrgSlotsOfEndpoint(run, endpointId) : Promise.resolve(),
       lockEndpointSlots(run, endpointId),
       input.chainNext
         ? claimStatement(tx, { target: { nextParked: true }, endpointId, jobId, trigger: "auto", settings }).execute()
         : Promise.resolve(null),
-      wakeParkedDeliveries(run, { endpointId, concurrency: settings.endpointConcurrency }),
+      wakeParkedDeliveries(run, { endpointId, caps: settings }),
     ];
   });
-  const [, , chained, woken] = results;
+  const [, , , chained, woken] = results;
   return { next: chained ? claimResult(chained, endpointId) : null, woken };
 }

@@ -14,7 +14,7 @@ import { deliverySettings } from "./settings";
 const LAPSED_GRACE_SECONDS = 60;
 
 export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; recounted: number; woken: number }> {
-  const { endpointConcurrency } = deliverySettings();
+  const settings = deliverySettings();
   const lapsed = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
       with lost as (
@@ -78,10 +78,16 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     const ids = await sql.begin(async (tx) => {
       const run = rawRunner(tx);
       await lockEndpointSlots(run, endpointId);
-      return wakeParkedDeliveries(run, { endpointId, concurrency: endpointConcurrency });
+      return wakeParkedDeliveries(run, { endpointId, caps: settings });
     });
     for (const id of ids) logDelivery(id, "woken by the rescue sweep");
     woken += ids.length;
   }
+  // An endpoint stops waiting for its organization's slots once nothing is parked there. Only here,
+  // not in the hot path: a row removed just as a claim parks loses that park's wake-up, and this
+  // sweep's own wake-ups (above, next minute) are what find it then.
+  await sql`
+    delete from org_waiting_endpoints w
+    where not exists (select 1 from deliveries p where p.endpoint_id = w.endpoint_id and p.parked_at is not null)`;
   return { lapsed: lapsed.length, recounted, woken };
 }

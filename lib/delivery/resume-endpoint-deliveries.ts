@@ -20,7 +20,7 @@ export async function resumeEndpointDeliveries({ ctx, input }: { ctx: Ctx; input
     if (!endpoint) throw new NotFoundError("Endpoint");
     const run = drizzleRunner(tx.db);
     await lockEndpointSlots(run, endpoint.id);
-    const woken = await wakeParkedDeliveries(run, { endpointId: endpoint.id, concurrency: deliverySettings().endpointConcurrency });
+    const woken = await wakeParkedDeliveries(run, { endpointId: endpoint.id, caps: deliverySettings() });
     return { woken: woken.length };
   });
 }

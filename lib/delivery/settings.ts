@@ -4,6 +4,11 @@ import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
 export interface DeliverySettings {
   /** Attempts in flight at once per endpoint, across all worker processes (DELIVERY_ENDPOINT_CONCURRENCY, default 10). */
   endpointConcurrency: number;
+  /**
+   * Attempts in flight at once per organization, across all worker processes (ORG_DELIVERY_CONCURRENCY,
+   * default 50): one organization's hanging destinations can hold no more worker slots than this.
+   */
+  orgConcurrency: number;
   /** A claim lasts the endpoint's timeout plus this much (DELIVERY_LEASE_MARGIN_MS, default 30 s). */
   leaseMarginMs: number;
 }
@@ -11,6 +16,7 @@ export interface DeliverySettings {
 export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
   return {
     endpointConcurrency: positiveInteger(env.DELIVERY_ENDPOINT_CONCURRENCY, 10),
+    orgConcurrency: positiveInteger(env.ORG_DELIVERY_CONCURRENCY, 50),
     leaseMarginMs: positiveInteger(env.DELIVERY_LEASE_MARGIN_MS, 30_000),
   };
 }
