@@ -1,0 +1,35 @@
+// bench/neighbours' flood, in a process of its own so that its load generator does not delay the
+// measured organization's requests in the bench's event loop: org A's valid signed Standard Webhooks
+// requests at full speed on FLOOD_CONNECTIONS connections for FLOOD_SECONDS. Prints one JSON line.
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import { Webhook } from "standardwebhooks";
+
+const url = process.env.FLOOD_URL!;
+const webhook = new Webhook(process.env.FLOOD_SECRET!);
+const pad = "a".repeat(900);
+let sequence = 0;
+
+const result = await autocannon({
+  url,
+  connections: Number(process.env.FLOOD_CONNECTIONS ?? 50),
+  duration: Number(process.env.FLOOD_SECONDS ?? 20),
+  requests: [{
+    method: "POST",
+    setupRequest: (request) => {
+      // A unique, freshly signed ~1 KB request each time, as bench/ingest sends.
+      const id = `flood_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`;
+      const body = JSON.stringify({ type: "flood.event", id, pad });
+      const now = new Date();
+      const headers = {
+        "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": webhook.sign(id, now, body),
+      };
+      return { ...request, headers, body };
+    },
+  }],
+});
+console.log(JSON.stringify({
+  requests: result.requests.total, perSecond: result.requests.average, errors: result.errors, timeouts: result.timeouts,
+  statusCodes: result.statusCodeStats, p50: result.latency.p50, p99: result.latency.p99,
+}));
