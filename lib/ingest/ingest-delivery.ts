@@ -31,10 +31,13 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
     throw new StoreUnavailableError("The endpoint could not be read; nothing was kept. Retry later.");
   });
   if (!endpoint) throw new NotFoundError("Endpoint");
-  const { committer, budget, rateLimiter } = ingestLimits();
-  // Before the body is read: a flood over its rate costs us as little as possible.
+  const { committer, budget, rateLimiter, refusalPacer } = ingestLimits();
+  // Before the body is read, and answered after a pause: a flood over its rate costs us as little as possible.
   const wait = rateLimiter.take(endpoint.organizationId);
-  if (wait > 0) throw new TooManyRequestsError("rate_limited", "Your organization is over its ingest rate; nothing was kept. Retry after the time in Retry-After.", wait);
+  if (wait > 0) {
+    await refusalPacer.pause(endpoint.organizationId);
+    throw new TooManyRequestsError("rate_limited", "Your organization is over its ingest rate; nothing was kept. Retry after the time in Retry-After.", wait);
+  }
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     if (!TRANSPORT_HEADERS.has(name)) headers[name] = value;

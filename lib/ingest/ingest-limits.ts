@@ -6,6 +6,7 @@ import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
 import { BodyBudget } from "./body-budget";
 import { GroupCommitter } from "./group-commit";
 import { IngestRateLimiter } from "./ingest-rate-limit";
+import { RefusalPacer } from "./refusal-pacer";
 
 const MiB = 1_048_576;
 
@@ -13,6 +14,7 @@ interface IngestLimits {
   committer: GroupCommitter;
   budget: BodyBudget;
   rateLimiter: IngestRateLimiter;
+  refusalPacer: RefusalPacer;
 }
 
 const holder = globalThis as unknown as { __inboxIngestLimits?: IngestLimits };
@@ -36,6 +38,7 @@ export function ingestLimits(env: NodeJS.ProcessEnv = process.env): IngestLimits
     committer: new GroupCommitter(sql, commit),
     budget: new BodyBudget({ totalBytes: positiveIntegerEnv(env.INGEST_BODY_BUDGET_BYTES, 256 * MiB), floorBytes: MiB, retryAfterSeconds: 1 }),
     rateLimiter: new IngestRateLimiter({ ratePerSecond: rate, burst: positiveNumberEnv(env.ORG_INGEST_BURST, rate * 2) }),
+    refusalPacer: new RefusalPacer({ delayMs: 500, maxPerOrganization: 500, maxTotal: 2_000 }),
   };
   return holder.__inboxIngestLimits;
 }
