@@ -1,8 +1,12 @@
 // The one wrapper every /api/v1 route goes through: bearer API key → tenant ctx, errors → HTTP.
+// It also holds the rules every route shares (API.md "Tenancy"): bodies over 1 MiB get 413, and a
+// control character in a path parameter, a query parameter or a JSON field gets 400.
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
-import { UnauthorizedError, ValidationError } from "@/lib/errors";
+import { UnauthorizedError } from "@/lib/errors";
+import { assertStorableText } from "@/lib/validation";
 import { errorResponse } from "./error-response";
+import { readRestJson, refuseDeclaredOversize } from "./rest-body";
 
 type Params = Record<string, string>;
 interface ApiRequest<P extends Params> {
@@ -10,31 +14,33 @@ interface ApiRequest<P extends Params> {
   request: Request;
   params: P;
   query: URLSearchParams;
-  /** The parsed JSON body; 400 when it is not JSON. An empty body reads as {}. */
+  /** The parsed JSON body; 400 when it is not JSON or holds a control character, 413 past 1 MiB. An empty body reads as {}. */
   json: () => Promise<unknown>;
 }
 
 export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
+      await refuseDeclaredOversize(request);
       const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
       const principal = key ? await authenticateApiKey(key) : null;
       if (!principal) throw new UnauthorizedError();
       const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId });
       const params = (await context.params) ?? ({} as P);
-      return await handler({ ctx, request, params, query: new URL(request.url).searchParams, json: () => readJson(request) });
+      const query = new URL(request.url).searchParams;
+      for (const [name, value] of Object.entries(params)) assertStorableText(value, `The path parameter ${name}`);
+      for (const [name, value] of query) {
+        assertStorableText(name, "A query parameter's name");
+        assertStorableText(value, `The query parameter ${name}`);
+      }
+      const json = async () => {
+        const body = await readRestJson(request);
+        assertStorableText(body, "body");
+        return body;
+      };
+      return await handler({ ctx, request, params, query, json });
     } catch (error) {
       return errorResponse(error);
     }
   };
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError("The request body is not valid JSON.");
-  }
 }
