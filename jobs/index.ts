@@ -2,6 +2,7 @@
 import type { TaskList } from "graphile-worker";
 import { checkAlertsTask } from "./check-alerts";
 import { deliverTask } from "./deliver";
+import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
@@ -9,6 +10,7 @@ import { sendMailTask } from "./send-mail";
 export const taskList: TaskList = {
   "check-alerts": checkAlertsTask,
   deliver: deliverTask,
+  "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
   "send-mail": sendMailTask,

@@ -1,15 +1,26 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
-import type { Ctx } from "@/lib/context";
+import { enqueue } from "@/jobs/enqueue";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
+import { purgeJobSpec } from "./purge-job";
 
-/** Deletes the endpoint and, with it, its deliveries; its ingest URL answers 404 from then on. */
+/**
+ * Deletes the endpoint at once: its ingest URL answers 404 from the commit on (other web processes
+ * within their endpoint cache's few seconds), and the delivery worker gives up on its deliveries.
+ * Those deliveries and their attempts are removed in the background in bounded batches
+ * (purge-endpoint-deliveries.ts), by a job queued in this transaction, so a big endpoint costs the
+ * request one row.
+ */
 export async function deleteEndpoint({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
-  const deleted = await ctx.db
-    .delete(endpoints)
-    .where(and(eq(endpoints.id, input.id), eq(endpoints.organizationId, ctx.organizationId)))
-    .returning({ id: endpoints.id });
-  if (deleted.length === 0) throw new NotFoundError("Endpoint");
+  await withTransaction(ctx, async (ctx) => {
+    const deleted = await ctx.db
+      .delete(endpoints)
+      .where(and(eq(endpoints.id, input.id), eq(endpoints.organizationId, ctx.organizationId)))
+      .returning({ id: endpoints.id });
+    if (deleted.length === 0) throw new NotFoundError("Endpoint");
+    await enqueue(ctx.db, [purgeJobSpec({ organizationId: ctx.organizationId, endpointId: input.id })]);
+  });
   forgetEndpoint(input.id);
 }

@@ -1,0 +1,26 @@
+// purge-endpoint-deliveries: removes a deleted endpoint's deliveries and attempts in bounded batches
+// (lib/endpoints/purge-endpoint-deliveries.ts). Queued by deleteEndpoint in its transaction. A run
+// lasts at most a few seconds, then queues the rest as a new job (so a worker's slot and its
+// shutdown are never held long); the last pass queues a sweep a minute later for stragglers.
+import type { Task } from "graphile-worker";
+import { enqueue } from "@/jobs/enqueue";
+import { createCtx } from "@/lib/context";
+import { purgeEndpointDeliveries } from "@/lib/endpoints/purge-endpoint-deliveries";
+import { PurgePayload, purgeJobSpec, SWEEP_DELAY_MS } from "@/lib/endpoints/purge-job";
+
+const RUN_BUDGET_MS = 5_000;
+
+export const purgeEndpointDeliveriesTask: Task = async (payload, helpers) => {
+  const parsed = PurgePayload.safeParse(payload);
+  if (!parsed.success) {
+    // Retrying cannot fix a payload; say so once and drop the job.
+    console.error(`[purge-endpoint-deliveries] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    return;
+  }
+  const { organizationId, endpointId, sweep } = parsed.data;
+  const ctx = createCtx(organizationId, { type: "system" });
+  const { deleted, done } = await purgeEndpointDeliveries({ ctx, input: { endpointId, budgetMs: RUN_BUDGET_MS, signal: helpers.abortSignal } });
+  if (!done) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep })]);
+  else if (!sweep) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep: true }, new Date(Date.now() + SWEEP_DELAY_MS))]);
+  if (deleted > 0) console.log(`[purge-endpoint-deliveries] endpoint ${endpointId}: ${deleted} deliveries removed${done ? "" : ", more to go"}`);
+};
