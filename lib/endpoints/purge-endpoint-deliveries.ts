@@ -7,25 +7,24 @@ import { positiveIntegerEnv } from "@/lib/env-number";
 
 /** ENDPOINT_PURGE_BATCH_SIZE: deliveries removed per transaction (default 2,000). */
 export const purgeBatchSize = () => positiveIntegerEnv(process.env.ENDPOINT_PURGE_BATCH_SIZE, 2_000);
+const PAUSE_FACTOR = 2;
 
 /**
  * Removes one batch of a deleted endpoint's deliveries; returns how many. Nothing while the endpoint
- * still exists. Rows are locked in id order, the order the delivery worker's batched statements lock
- * them in, so the two cannot deadlock.
+ * still exists. It takes only rows nobody holds (SKIP LOCKED) and never waits for a row, so it can
+ * neither block the delivery worker nor deadlock with it; a row it skipped goes in a later batch or
+ * the sweep. The locked rows are then deleted by their ctid, without a second index lookup.
  */
 async function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Promise<number> {
   const rows = await ctx.db.execute<{ n: number }>(sql`
-    with doomed as (
-      select id from deliveries
-      where id = any(array(
-        select d.id from deliveries d
+    with gone as (
+      delete from deliveries where ctid = any(array(
+        select d.ctid from deliveries d
         where d.endpoint_id = ${endpointId} and d.organization_id = ${ctx.organizationId}
           and not exists (select 1 from endpoints e where e.id = ${endpointId})
-        limit ${batchSize}))
-      order by id
-      for update
-    ), gone as (
-      delete from deliveries d using doomed where d.id = doomed.id returning 1
+        limit ${batchSize}
+        for update skip locked))
+      returning 1
     )
     select count(*)::int as n from gone`);
   return Number(rows[0]?.n ?? 0);
@@ -33,8 +32,8 @@ async function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Prom
 
 /**
  * Purges batch after batch until none is left (done), the time budget is spent or the signal aborts
- * (not done: the caller queues the rest). Between batches it pauses as long as the batch took, so the
- * purge uses at most about half of one database connection's time.
+ * (not done: the caller queues the rest). Between batches it pauses twice as long as the batch took,
+ * so it uses about a third of one database connection's time, less when the machine is busy.
  */
 export async function purgeEndpointDeliveries({ ctx, input }: {
   ctx: Ctx;
@@ -49,6 +48,6 @@ export async function purgeEndpointDeliveries({ ctx, input }: {
     deleted += n;
     if (n === 0) return { deleted, done: true };
     if (Date.now() >= deadline || input.signal?.aborted) return { deleted, done: false };
-    await new Promise((resolve) => setTimeout(resolve, Date.now() - started));
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_FACTOR * (Date.now() - started)));
   }
 }
