@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as deliveries from "@/app/api/v1/deliveries/route";
 import * as delivery from "@/app/api/v1/deliveries/[id]/route";
 import * as bulkReplay from "@/app/api/v1/deliveries/replay/route";
+import * as replayOne from "@/app/api/v1/deliveries/[id]/replay/route";
 import * as collection from "@/app/api/v1/endpoints/route";
 import * as item from "@/app/api/v1/endpoints/[id]/route";
 import { REST_MAX_BODY_BYTES } from "@/lib/http/rest-body";
@@ -58,6 +59,17 @@ describe("REST bodies over 1 MiB", () => {
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe("payload_too_large");
     expect(res.pulled()).toBeLessThanOrEqual(REST_MAX_BODY_BYTES + 2 * 64 * KiB);
+  });
+
+  it("are refused with 413 by a route that takes no body, too", async () => {
+    const request = new Request("http://inbox.test/api/v1/deliveries/dlv_x/replay", {
+      method: "POST",
+      body: new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(new Uint8Array(64 * KiB)) }),
+      headers: { authorization: `Bearer ${org.apiKey}` },
+      duplex: "half",
+    } as RequestInit);
+    const response = await replayOne.POST(request, { params: Promise.resolve({ id: "dlv_x" }) });
+    expect(response.status).toBe(413);
   });
 
   it("are refused before authentication, and a body of exactly 1 MiB is still read and judged", async () => {

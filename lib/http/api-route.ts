@@ -6,11 +6,12 @@ import { createCtx, type Ctx } from "@/lib/context";
 import { UnauthorizedError } from "@/lib/errors";
 import { assertStorableText } from "@/lib/validation";
 import { errorResponse } from "./error-response";
-import { readRestJson, refuseDeclaredOversize } from "./rest-body";
+import { parseRestJson, readBoundedText, refuseDeclaredOversize } from "./rest-body";
 
 type Params = Record<string, string>;
 interface ApiRequest<P extends Params> {
   ctx: Ctx;
+  /** Its body has been read already: use json(). */
   request: Request;
   params: P;
   query: URLSearchParams;
@@ -33,8 +34,10 @@ export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>
         assertStorableText(name, "A query parameter's name");
         assertStorableText(value, `The query parameter ${name}`);
       }
+      // Read (bounded) before the handler even when it ignores the body, so every route answers 413 alike.
+      const text = request.method === "GET" || request.method === "HEAD" ? "" : await readBoundedText(request);
       const json = async () => {
-        const body = await readRestJson(request);
+        const body = parseRestJson(text);
         assertStorableText(body, "body");
         return body;
       };

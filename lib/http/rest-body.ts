@@ -34,8 +34,7 @@ export async function readBoundedText(request: Request): Promise<string> {
 }
 
 /** The parsed JSON body; an empty body reads as {}. 400 when it is not JSON. */
-export async function readRestJson(request: Request): Promise<unknown> {
-  const text = await readBoundedText(request);
+export function parseRestJson(text: string): unknown {
   if (!text.trim()) return {};
   try {
     return JSON.parse(text);
