@@ -213,9 +213,10 @@ export const endpointSlots = pgTable(
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
     inFlight: integer().notNull().default(0),
   },
-  // The organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are these rows summed by
-  // organization. in_flight is not indexed, so its updates stay HOT.
-  (t) => [primaryKey({ columns: [t.endpointId, t.shard] }), index().on(t.organizationId)],
+  // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its endpoints' rows
+  // summed, found through the endpoints: an index on organization_id would fill with entries of
+  // these rows' non-HOT updates (lib/delivery/endpoint-slots.ts orgInFlightSql).
+  (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
 );
 
 /**

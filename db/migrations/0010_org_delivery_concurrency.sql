@@ -6,6 +6,5 @@ CREATE TABLE "org_waiting_endpoints" (
 );
 --> statement-breakpoint
 ALTER TABLE "org_waiting_endpoints" ADD CONSTRAINT "org_waiting_endpoints_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "endpoint_slots_organization_id_index" ON "endpoint_slots" USING btree ("organization_id");--> statement-breakpoint
 -- An attempt may take at most 30 s now (lib/endpoints/endpoint-input.ts).
 UPDATE "endpoints" SET "timeout_ms" = 30000 WHERE "timeout_ms" > 30000;

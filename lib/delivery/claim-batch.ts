@@ -53,11 +53,15 @@ const PARK_EARLY_THEN_LOCK = `
   with i as (
     select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
   ),
+  -- Each organization's count is summed once (materialized: a planner may otherwise redo it per row).
+  orgs as materialized (
+    select o.organization_id, ${orgInFlightSql("o.organization_id")} >= $4::int as org_full
+    from (select distinct e.organization_id from endpoints e where e.id in (select endpoint_id from i)) o
+  ),
   e as (
-    select e.id, e.organization_id, e.paused,
-      ${endpointInFlightSql("e.id")} >= $2::int as endpoint_full,
-      ${orgInFlightSql("e.organization_id")} >= $4::int as org_full
-    from endpoints e where e.id in (select endpoint_id from i)
+    select e.id, e.organization_id, e.paused, ${endpointInFlightSql("e.id")} >= $2::int as endpoint_full, orgs.org_full
+    from endpoints e join orgs on orgs.organization_id = e.organization_id
+    where e.id in (select endpoint_id from i)
   ),
   early as (
     update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
@@ -125,7 +129,7 @@ const CLAIM_MANY = `
       end as verdict
     from first_look f join ep on ep.id = f.endpoint_id
   ),
-  org_busy as (
+  org_busy as materialized (
     select o.organization_id, ${orgInFlightSql("o.organization_id")} as n
     from (select distinct organization_id from ep) o
   ),

@@ -8,7 +8,7 @@ import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/jobs/enqueue";
 import { claimOwnInBatch } from "./claim-batch";
-import { lockEndpointSlots, lockOrgSlotsOfEndpoint, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
+import { lockEndpointSlots, lockOrgSlotsOfEndpoint, orgInFlightSql, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { parkEarly } from "./park-early";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -121,7 +121,7 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
     busy as (
       select (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})::int
           - (select count(*) from cur where cur.status = 'delivering')::int as n,
-        (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.organization_id = ep.organization_id)::int
+        ${tx.unsafe(orgInFlightSql("ep.organization_id"))}::int
           - (select count(*) from cur where cur.status = 'delivering')::int as org_n
       from ep
     ),

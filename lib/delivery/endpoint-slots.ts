@@ -82,9 +82,14 @@ export function endpointInFlightSql(endpointId: string): string {
   return `(select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})`;
 }
 
-/** Attempts in flight across an organization (SQL text). */
+/**
+ * Attempts in flight across an organization (SQL text): its endpoints' slot rows, found through the
+ * endpoints (rarely written) and each endpoint's slot key. An index on endpoint_slots' organization
+ * would do it in one scan, but its entries pile up with every non-HOT update of those hot rows, and
+ * scanning them was measured to cost more than the whole rest of a delivery on a long drain.
+ */
 export function orgInFlightSql(organizationId: string): string {
-  return `(select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.organization_id = ${organizationId})`;
+  return `(select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id where oe.organization_id = ${organizationId})`;
 }
 
 /**
@@ -201,37 +206,42 @@ const ORG_WAITING_PER_LOOK = 10;
 export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; caps: SlotCaps }): Promise<Map<string, ParkedLook>> {
   const { endpointConcurrency, orgConcurrency } = input.caps;
   const rows = (await run(sql`
-    with e as (
-      select ep.id, ep.organization_id, ep.paused
-      from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) x(id) join endpoints ep on ep.id = x.id
+    with e as materialized (
+      select x.id, ep.organization_id, ep.paused, look.parked
+      from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) x(id)
+      -- offset 0: the look runs once per endpoint, not once per mention of "parked"
+      cross join lateral (select ${anyParked(sql`x.id`)} as parked offset 0) look
+      join endpoints ep on ep.id = x.id
     ),
-    org_free as (
-      select o.organization_id from (select distinct organization_id from e) o
+    -- Organizations with endpoints waiting for their slots: usually none.
+    waiting_orgs as materialized (
+      select distinct w.organization_id from org_waiting_endpoints w where w.organization_id in (select organization_id from e)
+    ),
+    -- Summing an organization's slots reads every endpoint's: once per organization, and only for one
+    -- with something parked here or endpoints waiting.
+    org_free as materialized (
+      select o.organization_id
+      from (select organization_id from e where e.parked union select organization_id from waiting_orgs) o
       where ${sql.raw(orgInFlightSql("o.organization_id"))} < ${orgConcurrency}::int
     ),
-    -- Usually empty: rows exist only while an organization has been at its cap.
-    waiting as (
-      select f.organization_id, array_agg(w.endpoint_id) as endpoint_ids
-      from org_free f cross join lateral (
-        select w.endpoint_id from org_waiting_endpoints w join endpoints we on we.id = w.endpoint_id
-        where w.organization_id = f.organization_id and not we.paused
-          and w.endpoint_id not in (select id from e)
-          and ${sql.raw(endpointInFlightSql("w.endpoint_id"))} < ${endpointConcurrency}::int
-          and ${anyParked(sql`w.endpoint_id`)}
-        order by w.since limit ${ORG_WAITING_PER_LOOK}
-      ) w
-      group by f.organization_id
+    waiting as materialized (
+      select f.organization_id, array(
+        select c.endpoint_id from (
+          -- offset 0 keeps the look at parked deliveries to these endpoints, not every endpoint's
+          select w.endpoint_id, w.since from org_waiting_endpoints w join endpoints we on we.id = w.endpoint_id
+          where w.organization_id = f.organization_id and not we.paused offset 0
+        ) c
+        where ${sql.raw(endpointInFlightSql("c.endpoint_id"))} < ${endpointConcurrency}::int and ${anyParked(sql`c.endpoint_id`)}
+        order by c.since limit ${ORG_WAITING_PER_LOOK}) as endpoint_ids
+      from org_free f where f.organization_id in (select organization_id from waiting_orgs)
     )
-    select e.id as endpoint_id, e.organization_id, look.parked,
-      case when look.parked
+    select e.id as endpoint_id, e.organization_id, e.parked,
+      case when e.parked
         then not e.paused and ${sql.raw(endpointInFlightSql("e.id"))} < ${endpointConcurrency}::int
           and e.organization_id in (select organization_id from org_free)
         else false end as needed,
-      coalesce(waiting.endpoint_ids, '{}') as org_waiting
-    from e
-    -- offset 0: the look runs once per endpoint, not once per mention of "parked"
-    cross join lateral (select ${anyParked(sql`e.id`)} as parked offset 0) look
-    left join waiting on waiting.organization_id = e.organization_id`)) as {
+      coalesce((select array_remove(w.endpoint_ids, e.id) from waiting w where w.organization_id = e.organization_id), '{}') as org_waiting
+    from e`)) as {
     endpoint_id: string;
     organization_id: string;
     needed: boolean;

@@ -1,5 +1,6 @@
 // The first step of a job's claim of its own delivery, before any lock (claim-delivery.ts).
 import type postgres from "postgres";
+import { orgInFlightSql } from "./endpoint-slots";
 import type { DeliverySettings } from "./settings";
 
 /**
@@ -13,7 +14,7 @@ export function parkEarly(tx: postgres.ReservedSql, input: { deliveryId: string;
     with e as (
       select e.organization_id, e.paused,
         (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = e.id) >= ${settings.endpointConcurrency} as endpoint_full,
-        (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.organization_id = e.organization_id) >= ${settings.orgConcurrency} as org_full
+        ${tx.unsafe(orgInFlightSql("e.organization_id"))} >= ${settings.orgConcurrency} as org_full
       from endpoints e where e.id = ${endpointId}
     ),
     early as (
