@@ -84,9 +84,9 @@ export function endpointInFlightSql(endpointId: string): string {
 
 /**
  * Attempts in flight across an organization (SQL text): its endpoints' slot rows, found through the
- * endpoints (rarely written) and each endpoint's slot key. An index on endpoint_slots' organization
- * would do it in one scan, but its entries pile up with every non-HOT update of those hot rows, and
- * scanning them was measured to cost more than the whole rest of a delivery on a long drain.
+ * endpoints (rarely written) and each endpoint's slot key, so those hot rows need no second index
+ * (which every non-HOT update of them would add an entry to). It reads every endpoint's rows: sum it
+ * once per organization per statement, and only where the answer can matter.
  */
 export function orgInFlightSql(organizationId: string): string {
   return `(select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id where oe.organization_id = ${organizationId})`;
