@@ -70,7 +70,7 @@ async function main() {
     const org = await createOrganizationFixture("Bench");
     const make = (name: string) => createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: "http://127.0.0.1:9/" } });
     const [ingest, bare] = [await make("ingest"), await make("naive")];
-    // One organization sends everything here: its ingest rate limit (ORG_INGEST_RATE, default 200/s) would be
+    // One organization sends everything here: its ingest rate limit (ORG_INGEST_RATE, default 120/s) would be
     // the figure measured, not ingest's throughput, so the bench lifts it unless told otherwise.
     const orgRate = process.env.ORG_INGEST_RATE ?? "1000000";
     server = await startNextServer({ databaseUrl, env: { INBOX_BENCH: "true", AUTH_SECRET: process.env.AUTH_SECRET, ORG_INGEST_RATE: orgRate } });

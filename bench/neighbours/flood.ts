@@ -14,6 +14,8 @@ const result = await autocannon({
   url,
   connections: Number(process.env.FLOOD_CONNECTIONS ?? 50),
   duration: Number(process.env.FLOOD_SECONDS ?? 20),
+  // FLOOD_RATE: send at most this many requests a second instead of full speed (to see what A's admitted load alone costs B).
+  ...(process.env.FLOOD_RATE ? { overallRate: Number(process.env.FLOOD_RATE) } : {}),
   requests: [{
     method: "POST",
     setupRequest: (request) => {

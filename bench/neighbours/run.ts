@@ -6,7 +6,8 @@
 // failures and latency in each phase and A's status codes; the target is no failure for B and B's
 // p99 under the flood ≤ 2× its p99 with A idle. Asserts nothing. The phases take turns for a few
 // rounds and the ratio is of the medians: other work on this machine drifts from one stretch to the next.
-//   npm run bench:neighbours     (BENCH_SECONDS=10 per phase, BENCH_ROUNDS=3, BENCH_B_RATE=100, FLOOD_CONNECTIONS=50)
+//   npm run bench:neighbours     (BENCH_SECONDS=10 per phase, BENCH_ROUNDS=3, BENCH_B_RATE=100, FLOOD_CONNECTIONS=50,
+//                                 FLOOD_RATE=n: A sends n req/s instead of full speed; BENCH_A_PAUSED=1: A's endpoint paused)
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -124,7 +125,7 @@ function flood(url: string, secret: string, seconds: number): Promise<Flood> {
 /** Waits until the worker has delivered everything stored, so each phase starts from the same quiet state. */
 async function drained(): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    const [{ open }] = await getSql()`select count(*)::int as open from deliveries where status in ('pending', 'delivering')`;
+    const [{ open }] = await getSql()`select count(*)::int as open from deliveries d join endpoints e on e.id = d.endpoint_id where not e.paused and d.status in ('pending', 'delivering')`;
     if (open === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -159,11 +160,12 @@ async function main() {
   let worker: ReturnType<typeof startWorker> | undefined;
   try {
     await migrateDatabase(databaseUrl);
-    const endpointOf = async (name: string) => {
+    const endpointOf = async (name: string, paused = false) => {
       const org = await createOrganizationFixture(name);
-      return createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: destination.url } });
+      return createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: destination.url, paused } });
     };
-    const [a, b] = [await endpointOf("Org A (flooding)"), await endpointOf("Org B (steady)")];
+    // BENCH_A_PAUSED=1: A's deliveries are stored but not delivered (to see what ingest alone costs B, without the worker's share).
+    const [a, b] = [await endpointOf("Org A (flooding)", process.env.BENCH_A_PAUSED === "1"), await endpointOf("Org B (steady)")];
     // The web server and the worker with their defaults, as `npm start` runs them.
     server = await startNextServer({ databaseUrl, env: { AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-auth-secret" } });
     worker = startWorker(databaseUrl);
