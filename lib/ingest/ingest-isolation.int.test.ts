@@ -11,6 +11,7 @@ import { postIngest, standardWebhooksHeaders, type IngestAnswer } from "@/test/i
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+process.env.ORG_INGEST_RATE = "100000"; // B sends 300 at once: this file is about content, not rate
 
 const STRIPE_SECRET = "whsec_isolation_stripe_secret";
 let a: { none: string; stripe: string };
