@@ -34,4 +34,5 @@ const result = await autocannon({
 console.log(JSON.stringify({
   requests: result.requests.total, perSecond: result.requests.average, errors: result.errors, timeouts: result.timeouts,
   statusCodes: result.statusCodeStats, p50: result.latency.p50, p99: result.latency.p99,
+  cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
 }));

@@ -7,7 +7,8 @@
 // p99 under the flood ≤ 2× its p99 with A idle. Asserts nothing. The phases take turns for a few
 // rounds and the ratio is of the medians: other work on this machine drifts from one stretch to the next.
 //   npm run bench:neighbours     (BENCH_SECONDS=10 per phase, BENCH_ROUNDS=3, BENCH_B_RATE=100, FLOOD_CONNECTIONS=50,
-//                                 FLOOD_RATE=n: A sends n req/s instead of full speed; BENCH_A_PAUSED=1: A's endpoint paused)
+//                                 FLOOD_RATE=n: A sends n req/s instead of full speed; BENCH_A_PAUSED=1: A's endpoint paused,
+//                                 BENCH_LOG_SLOW_MS=n: log this database's slow statements and lock waits)
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -31,7 +32,36 @@ const CONNECTIONS = Number(process.env.FLOOD_CONNECTIONS ?? 50);
 const SETTLE_SECONDS = 2;
 
 interface Phase { name: string; sent: number; ok: number; failures: Map<string, number>; p50: number; p99: number; max: number }
-interface Flood { requests: number; perSecond: number; errors: number; timeouts: number; statusCodes: Record<string, { count: number }>; p50: number; p99: number }
+interface Flood { requests: number; perSecond: number; errors: number; timeouts: number; statusCodes: Record<string, { count: number }>; p50: number; p99: number; cpuSeconds: number }
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 when it is gone. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** CPU seconds the whole machine has spent busy (all cores), from /proc/stat. */
+function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
+  const idle = fields[3]! + fields[4]!;
+  return (fields.reduce((sum, n) => sum + n, 0) - idle) / CLOCK_TICKS;
+}
+
+/** Where the CPU went during a phase: our processes, this database's backends, and everything else on the machine. */
+interface CpuUse { at: number; web: number; worker: number; database: number; bench: number; machine: number }
+async function cpuSnapshot(pids: { web?: number; worker?: number }, databaseName: string): Promise<CpuUse> {
+  const backends = await getSql()<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${databaseName}`;
+  const usage = process.cpuUsage();
+  return {
+    at: performance.now() / 1000, web: cpuSeconds(pids.web), worker: cpuSeconds(pids.worker), database: backends.reduce((sum, { pid }) => sum + cpuSeconds(pid), 0),
+    bench: (usage.user + usage.system) / 1e6, machine: machineBusySeconds(),
+  };
+}
+const cpuDelta = (a: CpuUse, b: CpuUse): CpuUse => ({ at: b.at - a.at, web: b.web - a.web, worker: b.worker - a.worker, database: b.database - a.database, bench: b.bench - a.bench, machine: b.machine - a.machine });
 
 /** The tenants' destination: answers 200 at once. */
 async function startDestination() {
@@ -160,6 +190,11 @@ async function main() {
   let worker: ReturnType<typeof startWorker> | undefined;
   try {
     await migrateDatabase(databaseUrl);
+    // BENCH_LOG_SLOW_MS=n: PostgreSQL logs this database's statements slower than n ms, and lock waits.
+    if (process.env.BENCH_LOG_SLOW_MS) {
+      await admin.unsafe(`alter database "${databaseName}" set log_min_duration_statement = ${Number(process.env.BENCH_LOG_SLOW_MS)}`);
+      await admin.unsafe(`alter database "${databaseName}" set log_lock_waits = on`);
+    }
     const endpointOf = async (name: string, paused = false) => {
       const org = await createOrganizationFixture(name);
       return createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: destination.url, paused } });
@@ -176,16 +211,21 @@ async function main() {
     await sendSteadily(bUrl, b.secret!, 3, "warm-up"); // first compiles, pools fill
     await drained();
 
-    const rows: Array<{ round: number; idle: Phase; busy: Phase; flood: Flood }> = [];
+    const rows: Array<{ round: number; idle: Phase; busy: Phase; flood: Flood; cpu: { idle: CpuUse; busy: CpuUse } }> = [];
+    const pids = { web: server.child.pid, worker: worker.pid };
     for (let round = 1; round <= ROUNDS; round++) {
+      let before = await cpuSnapshot(pids, databaseName);
       const idle = await sendSteadily(bUrl, b.secret!, SECONDS, "A idle");
+      const idleCpu = cpuDelta(before, await cpuSnapshot(pids, databaseName));
       await drained();
       const flooding = flood(aUrl, a.secret!, SECONDS + SETTLE_SECONDS + 1);
       await new Promise((resolve) => setTimeout(resolve, 500)); // the flood's process starts and connects
+      before = await cpuSnapshot(pids, databaseName);
       const busy = await sendSteadily(bUrl, b.secret!, SECONDS, "A flooding");
+      const busyCpu = cpuDelta(before, await cpuSnapshot(pids, databaseName));
       const floodResult = await flooding;
       await drained();
-      rows.push({ round, idle, busy, flood: floodResult });
+      rows.push({ round, idle, busy, flood: floodResult, cpu: { idle: idleCpu, busy: busyCpu } });
     }
 
     console.log("\n| round | phase | B sent | B 200 | B failures | B p50 ms | B p99 ms | B max ms |");
@@ -199,6 +239,18 @@ async function main() {
       const codes = Object.entries(f.statusCodes).map(([code, { count }]) => `${code}: ${count}`).join(", ");
       console.log(`| ${round} | ${f.requests} | ${f.perSecond.toFixed(0)} | ${codes} | ${f.errors + f.timeouts} | ${f.p50} | ${f.p99} |`);
     }
+    // CPU cores in use on average over each measured phase (its settle seconds included), by whom.
+    console.log("\n| round | phase | seconds | web server | worker | PostgreSQL (this db) | bench (B + destination) | everything else on the machine | machine busy (of 2 cores) |");
+    console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (const { round, idle, busy, cpu } of rows) {
+      for (const [p, c] of [[idle, cpu.idle], [busy, cpu.busy]] as const) {
+        const seconds = c.at;
+        const ours = c.web + c.worker + c.database + c.bench;
+        const cores = (x: number) => (x / seconds).toFixed(2);
+        console.log(`| ${round} | ${p.name} | ${seconds.toFixed(1)} | ${cores(c.web)} | ${cores(c.worker)} | ${cores(c.database)} | ${cores(c.bench)} | ${cores(c.machine - ours)} (flood process included) | ${cores(c.machine)} |`);
+      }
+    }
+    console.log(`(the flood process itself used ${rows.map((r) => r.flood.cpuSeconds.toFixed(1)).join(", ")} CPU s per round)`);
     const [{ a_rows, b_rows }] = await getSql()`
       select count(*) filter (where endpoint_id = ${a.id})::int as a_rows, count(*) filter (where endpoint_id = ${b.id})::int as b_rows from deliveries`;
     const bFailures = rows.reduce((sum, r) => sum + r.busy.sent - r.busy.ok + r.idle.sent - r.idle.ok, 0);
