@@ -42,24 +42,31 @@ function suiteCrashed(name: string, why: string) {
   totals.failed += 1;
 }
 
-async function runVitest(env: NodeJS.ProcessEnv) {
-  const report = path.join(tmp, "vitest.json");
+/**
+ * Test files named `*.solo.int.test.ts` assert a latency figure under a load they make themselves, so
+ * a full run gives them the machine alone: after the other files, one at a time.
+ */
+const SOLO = ".solo.int.test.ts";
+
+async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string) {
+  const report = path.join(tmp, `${name}.json`);
+  const failedBefore = totals.failed;
   const code = await run(
     "npx",
-    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...vitestArgs],
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...args],
     env,
   );
   const json = readJson(report);
-  if (!json) return suiteCrashed("vitest", `exit code ${code}, no report`);
+  if (!json) return suiteCrashed(name, `exit code ${code}, no report`);
   totals.passed += json.numPassedTests;
   totals.failed += json.numFailedTests;
   totals.skipped += json.numPendingTests + json.numTodoTests;
   // Files that failed without a failing test (import errors, hook failures) count once each.
   for (const file of json.testResults ?? []) {
     const failedTests = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed").length;
-    if (file.status === "failed" && failedTests === 0) suiteCrashed("vitest", `${file.name}: ${file.message ?? "failed"}`);
+    if (file.status === "failed" && failedTests === 0) suiteCrashed(name, `${file.name}: ${file.message ?? "failed"}`);
   }
-  if (code !== 0 && totals.failed === 0) suiteCrashed("vitest", `exit code ${code}`);
+  if (code !== 0 && totals.failed === failedBefore) suiteCrashed(name, `exit code ${code}`);
 }
 
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
@@ -103,7 +110,11 @@ async function main(): Promise<number> {
       suiteCrashed("next build", String(error));
     }
   }
-  await runVitest(env);
+  if (vitestArgs.length > 0) await runVitest(env, vitestArgs, "vitest");
+  else {
+    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
+    await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
+  }
   if (vitestArgs.length === 0 && existsSync("playwright.config.ts")) {
     if (built) await runPlaywright(env);
     else console.error("[test] Playwright skipped: the Next.js build failed");
