@@ -1,0 +1,71 @@
+// Alerting's tables: incidents (an alert condition on an endpoint) and the mail outbox. Part of the
+// one schema (db/schema.ts re-exports it); kept apart so that file stays about deliveries.
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { endpoints, organizations } from "../schema";
+
+const tstz = () => timestamp({ withTimezone: true, mode: "date" });
+
+export const INCIDENT_KINDS = ["pending_age", "dead_deliveries"] as const;
+export type IncidentKind = (typeof INCIDENT_KINDS)[number];
+
+/** An alert condition on an endpoint, open until it clears; see lib/alerts. At most one open per (endpoint, kind). */
+export const incidents = pgTable(
+  "incidents",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    kind: text({ enum: INCIDENT_KINDS }).notNull(),
+    openedAt: tstz().notNull(),
+    resolvedAt: tstz(),
+    /** The last evaluation that still saw the condition (over the threshold, or new dead deliveries). */
+    lastSeenAt: tstz().notNull(),
+    /** pending_age: the endpoint's threshold when the incident opened, and the largest age seen. */
+    thresholdSeconds: integer(),
+    peakAgeSeconds: integer(),
+    /** dead_deliveries: how many went dead during the incident, how many of those a mail has named. */
+    deadCount: integer().notNull().default(0),
+    notifiedDeadCount: integer().notNull().default(0),
+    /** dead_deliveries: deliveries that went dead up to this instant have been counted. */
+    countedUntil: tstz(),
+    lastError: text(),
+    /** When the last mail for this incident was queued; reminders and the hourly limit count from it. */
+    lastNotifiedAt: tstz(),
+    notificationCount: integer().notNull().default(0),
+    /** Why the last mail for this incident could not be sent (cleared when one is sent). */
+    notifyError: text(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("incidents_one_open_idx").on(t.endpointId, t.kind).where(sql`resolved_at is null`),
+    index().on(t.organizationId, t.openedAt.desc()),
+    index().on(t.endpointId, t.kind, t.openedAt),
+  ],
+);
+
+export const MAIL_STATUSES = ["queued", "sent", "logged", "retrying", "failed"] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** Every mail the product sends or tries to: the outbox, and the dev mailbox when SMTP_URL is unset. */
+export const mails = pgTable(
+  "mails",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    incidentId: text().references(() => incidents.id, { onDelete: "set null" }),
+    recipients: text().array().notNull(),
+    subject: text().notNull(),
+    textBody: text().notNull(),
+    htmlBody: text().notNull(),
+    /** queued → sent (SMTP) | logged (no SMTP_URL); retrying after a failure; failed when retries ran out. */
+    status: text({ enum: MAIL_STATUSES }).notNull().default("queued"),
+    attempts: integer().notNull().default(0),
+    error: text(),
+    messageId: text(),
+    createdAt: tstz().notNull().defaultNow(),
+    sentAt: tstz(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [index().on(t.organizationId, t.createdAt.desc(), t.id.desc())],
+);
