@@ -1,6 +1,7 @@
 // REST request bodies are bounded (API.md "Tenancy"): over 1 MiB is refused with 413 without reading
 // the rest, so one caller's huge or endless upload costs the web process at most 1 MiB.
-import { DomainError, ValidationError } from "@/lib/errors";
+import { DomainError, PayloadTooLargeError, ValidationError } from "@/lib/errors";
+import { readBoundedBody } from "./read-bounded-body";
 
 export const REST_MAX_BODY_BYTES = 1_048_576;
 
@@ -16,21 +17,11 @@ export async function refuseDeclaredOversize(request: Request): Promise<void> {
 
 /** The body as UTF-8 text, counting bytes as they arrive (chunked or not) and stopping at the limit. */
 export async function readBoundedText(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > REST_MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
+  try {
+    return (await readBoundedBody(request, REST_MAX_BODY_BYTES)).toString("utf8");
+  } catch (error) {
+    throw error instanceof PayloadTooLargeError ? tooLarge() : error;
   }
-  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 /** The parsed JSON body; an empty body reads as {}. 400 when it is not JSON. */

@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
 import { getIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
-import { readBoundedBody } from "./read-bounded-body";
+import { readBoundedBody } from "@/lib/http/read-bounded-body";
 import { recordRejection } from "./record-rejection";
 import { storableEventId, storableEventType } from "./storable-fields";
 
