@@ -5,10 +5,12 @@
 import type { Task } from "graphile-worker";
 import { enqueue } from "@/jobs/enqueue";
 import { createCtx } from "@/lib/context";
-import { purgeEndpointDeliveries } from "@/lib/endpoints/purge-endpoint-deliveries";
+import { purgeAloneInOrganization, purgeEndpointDeliveries } from "@/lib/endpoints/purge-endpoint-deliveries";
 import { PurgePayload, purgeJobSpec, SWEEP_DELAY_MS } from "@/lib/endpoints/purge-job";
 
 const RUN_BUDGET_MS = 5_000;
+/** When another purge of the organization is running, this one looks again after this long. */
+const BUSY_RETRY_MS = 2_000;
 
 export const purgeEndpointDeliveriesTask: Task = async (payload, helpers) => {
   const parsed = PurgePayload.safeParse(payload);
@@ -19,7 +21,13 @@ export const purgeEndpointDeliveriesTask: Task = async (payload, helpers) => {
   }
   const { organizationId, endpointId, sweep } = parsed.data;
   const ctx = createCtx(organizationId, { type: "system" });
-  const { deleted, done } = await purgeEndpointDeliveries({ ctx, input: { endpointId, budgetMs: RUN_BUDGET_MS, signal: helpers.abortSignal } });
+  const outcome = await purgeAloneInOrganization(organizationId, () =>
+    purgeEndpointDeliveries({ ctx, input: { endpointId, budgetMs: RUN_BUDGET_MS, signal: helpers.abortSignal } }));
+  if (!outcome) {
+    await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep }, new Date(Date.now() + BUSY_RETRY_MS))]);
+    return;
+  }
+  const { deleted, done } = outcome;
   if (!done) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep })]);
   else if (!sweep) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep: true }, new Date(Date.now() + SWEEP_DELAY_MS))]);
   if (deleted > 0) console.log(`[purge-endpoint-deliveries] endpoint ${endpointId}: ${deleted} deliveries removed${done ? "" : ", more to go"}`);

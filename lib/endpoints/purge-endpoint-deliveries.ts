@@ -2,6 +2,7 @@
 // deliveries, and by cascade their attempts, go in short transactions of a bounded size, so the
 // database never holds a long transaction or a huge statement and ingest of other endpoints goes on.
 import { sql } from "drizzle-orm";
+import { getSql } from "@/db";
 import type { Ctx } from "@/lib/context";
 import { positiveIntegerEnv } from "@/lib/env-number";
 
@@ -53,5 +54,30 @@ export async function purgeEndpointDeliveries({ ctx, input }: {
     if (n === 0) return { deleted, done: true };
     if (Date.now() >= deadline || input.signal?.aborted) return { deleted, done: false };
     await new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, PAUSE_FACTOR * (Date.now() - started))));
+  }
+}
+
+const PURGE_LOCK_NAMESPACE = "webhook-inbox:org-purge";
+
+/**
+ * Runs `purge` only while no other purge of the organization runs, in any worker; returns null (and
+ * runs nothing) when one does. So an organization deleting many big endpoints adds one stream of
+ * batches to the database, and other organizations' purges never wait behind it. A session advisory
+ * lock on a connection of its own: it ends with the session if the worker dies. (Not a graphile-worker
+ * named queue: with the worker's local queue those run side by side, graphile/worker#621.)
+ */
+export async function purgeAloneInOrganization<T>(organizationId: string, purge: () => Promise<T>): Promise<T | null> {
+  const connection = await getSql().reserve();
+  try {
+    const [row] = await connection<{ locked: boolean }[]>`
+      select pg_try_advisory_lock(hashtext(${PURGE_LOCK_NAMESPACE}), hashtext(${organizationId})) as locked`;
+    if (!row?.locked) return null;
+    try {
+      return await purge();
+    } finally {
+      await connection`select pg_advisory_unlock(hashtext(${PURGE_LOCK_NAMESPACE}), hashtext(${organizationId}))`;
+    }
+  } finally {
+    connection.release();
   }
 }

@@ -17,15 +17,11 @@ export type PurgePayload = z.input<typeof PurgePayload>;
 /** How long after the purge the sweep runs: well past the ingest endpoint cache (5 s) and a store's deadline (INGEST_STORE_TIMEOUT_MS). */
 export const SWEEP_DELAY_MS = 60_000;
 
-/**
- * One named queue for every purge: at most one runs at a time across all workers, so deleting many
- * big endpoints at once adds one stream of batched deletes to the database, not many.
- */
+/** A purge's job; purges of one organization take turns (purgeAloneInOrganization). */
 export function purgeJobSpec(payload: PurgePayload, runAt?: Date): JobSpec {
   return {
     identifier: PURGE_TASK,
     payload: { ...payload },
-    queue_name: PURGE_TASK,
     run_at: runAt ? runAt.toISOString() : null,
     max_attempts: 25,
   };
