@@ -10,7 +10,22 @@ import type { EndpointView } from "@/lib/endpoints/present-endpoint";
 type Action = (state: FormState, form: FormData) => Promise<FormState>;
 
 /** Destination, delivery and alert settings of one endpoint (PATCH semantics: what is shown is saved). */
-export function EndpointSettingsForm({ action, endpoint }: { action: Action; endpoint: EndpointView }) {
+const ALERT_EMAIL_HINTS = {
+  none: "Empty: the organization's owners. An address outside the organization is sent a confirmation link first.",
+  member: "A member's address: alerts go here.",
+  confirmed: "Confirmed: alerts go here.",
+  unconfirmed: "Awaiting confirmation: a link was mailed to this address. Until it is confirmed, alerts go to the owners.",
+} as const;
+
+export function EndpointSettingsForm({
+  action,
+  endpoint,
+  alertEmailStatus,
+}: {
+  action: Action;
+  endpoint: EndpointView;
+  alertEmailStatus: keyof typeof ALERT_EMAIL_HINTS;
+}) {
   const [state, formAction, pending] = useActionState(action, {});
   const value = (name: keyof EndpointView) => state.values?.[name] ?? String(endpoint[name] ?? "");
   return (
@@ -26,7 +41,7 @@ export function EndpointSettingsForm({ action, endpoint }: { action: Action; end
       <Field label="Max body size (bytes)" name="maxBodyBytes" type="number" min={1} max={26214400} defaultValue={value("maxBodyBytes")} hint="Larger requests are refused with 413." />
       <Field label="Signature tolerance (seconds)" name="toleranceSeconds" type="number" min={1} max={86400} defaultValue={value("toleranceSeconds")} hint="How far a signed timestamp may be from our clock." />
       <Field label="Alert when oldest pending is older than (seconds)" name="alertPendingAgeSeconds" type="number" min={1} defaultValue={value("alertPendingAgeSeconds")} hint="Empty: no alert." />
-      <Field label="Alert email" name="alertEmail" type="email" defaultValue={value("alertEmail")} hint="Empty: the organization's owners." />
+      <Field label="Alert email" name="alertEmail" type="email" defaultValue={value("alertEmail")} hint={ALERT_EMAIL_HINTS[alertEmailStatus]} />
       <div className="sm:col-span-2">
         <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
       </div>

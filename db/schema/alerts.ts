@@ -1,7 +1,7 @@
 // Alerting's tables: incidents (an alert condition on an endpoint) and the mail outbox. Part of the
 // one schema (db/schema.ts re-exports it); kept apart so that file stays about deliveries.
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { endpoints, organizations } from "../schema";
 
 const tstz = () => timestamp({ withTimezone: true, mode: "date" });
@@ -68,4 +68,26 @@ export const mails = pgTable(
     updatedAt: tstz().notNull().defaultNow(),
   },
   (t) => [index().on(t.organizationId, t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * Addresses outside the organization that asked to receive its alerts (an endpoint's alertEmail that is
+ * no member's). One row per (organization, address): confirmed once, usable on every endpoint. Until
+ * confirmed, alerts go to the owners instead (lib/alerts/alert-recipients.ts).
+ */
+export const alertEmailConfirmations = pgTable(
+  "alert_email_confirmations",
+  {
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text().notNull(),
+    /** sha256 (hex) of the token in the confirmation link; the token itself is never stored. */
+    tokenHash: text().notNull().unique(),
+    tokenExpiresAt: tstz().notNull(),
+    /** When the last confirmation mail was queued: at most one an hour per address. */
+    lastSentAt: tstz().notNull(),
+    confirmedAt: tstz(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.email] })],
 );

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { runOnce } from "graphile-worker";
 import { getDb } from "@/db";
-import { deliveries, incidents, type DeliveryStatus } from "@/db/schema";
+import { deliveries, incidents, memberships, users, type DeliveryStatus } from "@/db/schema";
 import { taskList } from "@/jobs";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
@@ -17,7 +17,7 @@ export async function alertingEndpointFixture(
   options: { thresholdSeconds?: number | null; alertEmail?: string | null; name?: string; settings?: Record<string, unknown> } = {},
 ) {
   const organization = await createOrganizationFixture();
-  const alertEmail = options.alertEmail === undefined ? `ops-${randomBytes(4).toString("hex")}@example.test` : options.alertEmail;
+  const alertEmail = options.alertEmail === undefined ? await addMember(organization.organizationId) : options.alertEmail;
   const endpoint = await createEndpoint({
     ctx: organization.ctx,
     input: {
@@ -30,6 +30,19 @@ export async function alertingEndpointFixture(
     },
   });
   return { ...organization, endpoint, alertEmail };
+}
+
+/**
+ * A member (not an owner) of the organization, whose address may receive alerts without confirmation;
+ * alert-email-confirmation.int.test.ts covers addresses outside the organization.
+ */
+export async function addMember(organizationId: string): Promise<string> {
+  const email = `ops-${randomBytes(4).toString("hex")}@example.test`;
+  const userId = newId("usr");
+  // Never signs in, so no real password hash is needed (and none is slow to make).
+  await getDb().insert(users).values({ id: userId, email, passwordHash: "none" });
+  await getDb().insert(memberships).values({ organizationId, userId, role: "member" });
+  return email;
 }
 
 export async function insertDelivery(input: {

@@ -1,4 +1,5 @@
 import { endpoints } from "@/db/schema";
+import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { newId } from "@/lib/ids";
@@ -38,6 +39,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         alertEmail: data.alertEmail ?? null,
       })
       .returning();
+    if (inserted!.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: inserted!.alertEmail } });
     return inserted!;
   });
   const view = presentEndpoint(row);

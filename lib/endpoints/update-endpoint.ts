@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
-import type { Ctx } from "@/lib/context";
+import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
@@ -22,19 +23,23 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
   if (changes.destinationUrl !== undefined) await assertDestinationAllowed(changes.destinationUrl);
   const { secret } = resolveSecret(provider, changes.secret, current.secretEncrypted !== null);
   const { secret: _secret, outboundSecret, provider: _provider, genericHmac: _genericHmac, ...plain } = changes;
-  const [row] = await ctx.db
-    .update(endpoints)
-    .set({
-      ...plain,
-      provider,
-      genericHmac: provider === "generic-hmac" ? genericHmac : null,
-      ...(provider === "none" ? { secretEncrypted: null, previousSecretEncrypted: null } : {}),
-      ...(secret ? { secretEncrypted: encryptSecret(secret), previousSecretEncrypted: null, previousSecretValidUntil: null } : {}),
-      ...(outboundSecret !== undefined ? { outboundSecretEncrypted: outboundSecret ? encryptSecret(outboundSecret) : null } : {}),
-      updatedAt: new Date(),
-    })
-    .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)))
-    .returning();
+  const row = await withTransaction(ctx, async (ctx) => {
+    const [updated] = await ctx.db
+      .update(endpoints)
+      .set({
+        ...plain,
+        provider,
+        genericHmac: provider === "generic-hmac" ? genericHmac : null,
+        ...(provider === "none" ? { secretEncrypted: null, previousSecretEncrypted: null } : {}),
+        ...(secret ? { secretEncrypted: encryptSecret(secret), previousSecretEncrypted: null, previousSecretValidUntil: null } : {}),
+        ...(outboundSecret !== undefined ? { outboundSecretEncrypted: outboundSecret ? encryptSecret(outboundSecret) : null } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)))
+      .returning();
+    if (changes.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: changes.alertEmail } });
+    return updated;
+  });
   forgetEndpoint(current.id);
   if (current.paused && row!.paused === false) await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
   return presentEndpoint(row!);

@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
+import { alertEmailStatus } from "@/lib/alerts/alert-email-status";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
@@ -28,6 +29,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const rejections = await listRejectedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
+  const alertEmail = endpoint.alertEmail ? await alertEmailStatus({ ctx, input: { email: endpoint.alertEmail } }) : "none";
   const previousValid = endpoint.previousSecretValidUntil && Date.parse(endpoint.previousSecretValidUntil) > Date.now() ? endpoint.previousSecretValidUntil : null;
   return (
     <>
@@ -63,7 +65,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
         }
       >
         {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
-        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} />
+        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} alertEmailStatus={alertEmail} />
       </Card>
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />
