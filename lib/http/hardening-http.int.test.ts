@@ -2,12 +2,14 @@
 // security headers on pages, REST and ingest answers, HSTS only for an https APP_URL, and the
 // source address of a refused request: a client's own X-Forwarded-For is stored only when the
 // socket peer is a trusted proxy.
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { startNextServer, type RunningServer } from "@/test/next-server";
+import { nextStartArgs } from "@/lib/runtime/next-build";
+import { freePort, startNextServer, type RunningServer } from "@/test/next-server";
 
 const database = useTestDatabase();
 let direct: RunningServer | undefined; // no proxy trusted, APP_URL http
@@ -64,6 +66,10 @@ describe("security headers on everything the web server answers", () => {
     const response = await fetch(at(proxied, "/login"), { redirect: "manual" });
     expect(response.headers.get("strict-transport-security")).toBe("max-age=63072000");
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    // Ingest skips proxy.ts (its matcher), so it pays nothing for HSTS; its fixed headers still come.
+    const ingest = await fetch(at(proxied, `/in/${endpointId}`), { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(ingest.headers.get("strict-transport-security")).toBeNull();
+    expect(ingest.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
 
@@ -85,6 +91,28 @@ describe("the source address of a refused ingest request", () => {
   it("is the socket peer, not a client's X-Forwarded-For, when no proxy is trusted", async () => {
     expect(await refusedFrom(direct, "6.6.6.6")).toBe("127.0.0.1");
     expect(await refusedFrom(direct, "6.6.6.6, 10.0.0.1")).toBe("127.0.0.1");
+  });
+
+  it("would be the client's X-Forwarded-For without the peer hook: Next keeps a header the client sent", async () => {
+    // Why the hook exists: Next 16 writes the socket peer only into a request that has no
+    // x-forwarded-for. Started without the hook (but told the last entry is the peer), 6.6.6.6 wins.
+    const port = await freePort();
+    const args = nextStartArgs(process.cwd(), String(port)).filter((arg, index, all) => arg !== "--require" && all[index - 1] !== "--require");
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, DATABASE_URL: database.url(), APP_URL: `http://localhost:${port}`, PORT: String(port), INBOX_PEER_ADDRESS_APPENDED: "1", NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    });
+    try {
+      const bare = { url: `http://localhost:${port}` } as RunningServer;
+      for (let tries = 0; ; tries++) {
+        if ((await fetch(at(bare, "/api/health")).catch(() => null))?.ok) break;
+        if (tries > 300) throw new Error("bare next start did not answer");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await refusedFrom(bare, "6.6.6.6")).toBe("6.6.6.6");
+    } finally {
+      child.kill();
+    }
   });
 
   it("is the address the trusted proxy (127.0.0.1) names, shown as IPv4 when written IPv4-mapped", async () => {
