@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // In-process route calls carry X-Forwarded-For as the web server's peer hook leaves it
+    // (lib/http/peer-address-hook.cjs): its last entry stands for the socket peer.
+    env: { INBOX_PEER_ADDRESS_APPENDED: "1" },
   },
 });

@@ -3,9 +3,8 @@
 // deadline for connect + answer, and the first 4 KiB of the answer kept.
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
 import { ValidationError } from "@/lib/errors";
-import { guardedLookup, isPrivateAddress, privateDestinationsAllowed } from "@/lib/net/destination-guard";
+import { guardedLookup, literalRefusal } from "@/lib/net/destination-guard";
 import type { SendResult } from "./classify-outcome";
 import { parseRetryAfterMs } from "./retry-schedule";
 
@@ -90,15 +89,9 @@ function refusedUrl(rawUrl: string): { url: URL } | { error: SendError } {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { error: new SendError("bad_destination", `The destination URL must be http or https, not ${url.protocol}`) };
   }
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host) && !privateDestinationsAllowed() && isPrivateAddress(host)) {
-    return {
-      error: new SendError(
-        "forbidden_destination",
-        `The destination ${host} is a private or internal address; refused (set INBOX_ALLOW_PRIVATE_DESTINATIONS=true when self-hosting).`,
-      ),
-    };
-  }
+  // Node never calls `lookup` for an IP-literal host, so guardedLookup cannot see these.
+  const refused = literalRefusal(url.hostname);
+  if (refused) return { error: new SendError("forbidden_destination", refused.message) };
   return { url };
 }
 

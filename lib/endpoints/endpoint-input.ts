@@ -22,6 +22,21 @@ export const GenericHmacInput = z.object({
 
 const secret = z.string().trim().min(1, "secret must not be empty").max(500);
 
+// What the signer can use: standardwebhooks strips an optional whsec_ and decodes padded standard
+// base64 (it throws on anything else, so a bad secret killed every delivery with "cannot sign");
+// the Standard Webhooks spec asks for a key of 24 to 64 bytes.
+function isStandardWebhooksSecret(value: string): boolean {
+  const encoded = value.startsWith("whsec_") ? value.slice("whsec_".length) : value;
+  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return false;
+  const bytes = Buffer.from(encoded, "base64").length;
+  return bytes >= 24 && bytes <= 64;
+}
+const outboundSecret = z
+  .string()
+  .trim()
+  .max(500)
+  .refine(isStandardWebhooksSecret, "outboundSecret must be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes");
+
 const settings = {
   name: z.string().trim().min(1, "name must not be empty").max(200),
   destinationUrl: z.string().trim().max(2000),
@@ -34,7 +49,7 @@ const settings = {
   alertPendingAgeSeconds: z.number().int().min(1).max(30 * 86_400).nullable(),
   alertEmail: z.email("alertEmail must be an email address").nullable(),
   genericHmac: GenericHmacInput.nullable(),
-  outboundSecret: secret.nullable(),
+  outboundSecret: outboundSecret.nullable(),
 };
 
 export const CreateEndpointInput = z.strictObject({

@@ -46,7 +46,7 @@ describe("the rejected-requests log explains each refusal", () => {
     expect(wrong).toMatchObject({ reason: "invalid_signature", reasonTitle: "Signature did not match", sourceIp: "198.51.100.2" });
     expect(wrong!.message).toMatch(/^signature did not match — check the signing secret/);
     expect(wrong!.headerNames).toEqual(expect.arrayContaining(["content-type", "webhook-id", "webhook-signature", "webhook-timestamp"]));
-    expect(unsigned).toMatchObject({ reason: "missing_signature", reasonTitle: "Unsigned request", sourceIp: "203.0.113.7" });
+    expect(unsigned).toMatchObject({ reason: "missing_signature", reasonTitle: "Unsigned request", sourceIp: "10.0.0.1" }); // the peer: no proxy is trusted
     expect(unsigned!.message).toMatch(/webhook-signature header is missing/);
     expect(Date.parse(stale!.at)).toBeGreaterThanOrEqual(Date.parse(wrong!.at));
     expect(JSON.stringify([stale, wrong, unsigned])).not.toContain(endpoint.secret!);

@@ -7,6 +7,7 @@ import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
 import { getIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
+import { clientAddress } from "@/lib/http/client-address";
 import { readBoundedBody } from "@/lib/http/read-bounded-body";
 import { recordRejection } from "./record-rejection";
 import { storableEventId, storableEventType } from "./storable-fields";
@@ -17,13 +18,10 @@ export type IngestOutcome =
 
 /**
  * Headers about the hop to us (Next.js adds x-forwarded-* even without a proxy), not about the
- * provider's request: not stored, so destinations do not receive them. The source IP is kept apart.
+ * provider's request: not stored, so destinations do not receive them. The source IP is kept apart
+ * (lib/http/client-address.ts: only TRUSTED_PROXIES may name the client).
  */
 const TRANSPORT_HEADERS = new Set(["x-forwarded-for", "x-forwarded-host", "x-forwarded-port", "x-forwarded-proto", "x-real-ip", "forwarded"]);
-
-export function sourceIpOf(headers: Headers): string | null {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip") || null;
-}
 
 /** Takes custody of one webhook, or throws a DomainError that maps to its status code. */
 export async function ingestDelivery(request: Request, endpointId: string): Promise<IngestOutcome> {
@@ -71,7 +69,7 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
       eventType: storableEventType(verified.eventType),
       headers,
       body,
-      sourceIp: sourceIpOf(request.headers),
+      sourceIp: clientAddress(request.headers),
     });
     if (!result) throw new NotFoundError("Endpoint");
     return { kind: "stored", ...result };
@@ -82,5 +80,5 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
 
 /** Logs a refused request for the endpoint's dashboard (bounded; no values). */
 function refused(endpoint: IngestEndpoint, request: Request, headers: Record<string, string>, error: DomainError): void {
-  recordRejection(endpoint, { reason: error.code, message: error.message, sourceIp: sourceIpOf(request.headers), headerNames: Object.keys(headers) });
+  recordRejection(endpoint, { reason: error.code, message: error.message, sourceIp: clientAddress(request.headers), headerNames: Object.keys(headers) });
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { assertDestinationAllowed, isPrivateAddress } from "./destination-guard";
+import os from "node:os";
+import { assertDestinationAllowed, isPrivateAddress, literalRefusal } from "./destination-guard";
 
 afterEach(() => {
   delete process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS;
@@ -30,5 +31,18 @@ describe("destination guard", () => {
   it("allows private destinations when the operator says so", async () => {
     process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
     await expect(assertDestinationAllowed("http://127.0.0.1:8080/hook")).resolves.toBeUndefined();
+  });
+});
+
+describe("literalRefusal, the connect-time check of IP-literal hosts (which skip DNS)", () => {
+  it("refuses special-purpose literals and this machine's own interface addresses, and passes public ones and names", () => {
+    const own = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []).filter((entry) => !entry.internal).map((entry) => entry.address);
+    expect(own.length).toBeGreaterThan(0);
+    for (const host of ["127.0.0.1", "[::ffff:7f00:1]", "[::1]", "192.0.2.1", "[2002:a00:1::]", "[fec0::1]", ...own]) {
+      expect(literalRefusal(host)?.message, host).toMatch(/private or internal/);
+    }
+    for (const host of ["1.1.1.1", "[2606:4700:4700::1111]", "example.com"]) expect(literalRefusal(host), host).toBeNull();
+    process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+    expect(literalRefusal("127.0.0.1")).toBeNull();
   });
 });

@@ -51,7 +51,8 @@ export const nextBin = (root: string) => path.join(root, "node_modules", "next",
  * ingest request 850 → 800 µs); 128 MB no faster for ingest.
  */
 export function nextStartArgs(root: string, port: string): string[] {
-  return ["--max-semi-space-size=64", nextBin(root), "start", "-p", port];
+  // The peer hook appends the socket peer to x-forwarded-for, which Next does not (lib/http/client-address.ts).
+  return ["--max-semi-space-size=64", "--require", path.join(root, "lib/http/peer-address-hook.cjs"), nextBin(root), "start", "-p", port];
 }
 
 export interface BuildOptions {
