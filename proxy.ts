@@ -1,17 +1,25 @@
-// HSTS for what a browser opens (pages, Auth.js), when APP_URL is https. Here rather than in
-// next.config.ts headers(), which are fixed at build time, while APP_URL is read at start.
-// Ingest, the REST API and static files skip this proxy: they are not where a browser lands, and
-// ingest's per-request cost is counted in microseconds.
-import { NextResponse } from "next/server";
+// Runs before the router, only for the requests its matchers name:
+// - pages and Auth.js (what a browser lands on): HSTS when APP_URL is https. Here rather than in
+//   next.config.ts headers(), which are fixed at build time, while APP_URL is read at start;
+// - any path holding a `%`, and multipart POSTs to anything but ingest: refused with 400/413 when
+//   Next.js could not parse them (lib/http/refuse-malformed-request.ts).
+// Ingest (/in/<id>), the REST API and static files never run it: ingest's per-request cost is
+// counted in microseconds.
+import { NextResponse, type NextRequest } from "next/server";
+import { refuseMalformedRequest } from "@/lib/http/refuse-malformed-request";
 import { strictTransportSecurity } from "@/lib/http/security-headers";
 
-export function proxy() {
-  const response = NextResponse.next();
+export async function proxy(request: NextRequest) {
+  const response = (await refuseMalformedRequest(request)) ?? NextResponse.next();
   const hsts = strictTransportSecurity(process.env.APP_URL);
   if (hsts) response.headers.set("Strict-Transport-Security", hsts);
   return response;
 }
 
 export const config = {
-  matcher: ["/((?!in/|api/v1/|api/health|_next/static/|_next/image|favicon\\.ico).*)"],
+  matcher: [
+    "/((?!in/|api/v1/|api/health|_next/static/|_next/image|favicon\\.ico).*)",
+    "/(.*%.*)",
+    { source: "/((?!in/[^/]+/?$).*)", has: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }] },
+  ],
 };

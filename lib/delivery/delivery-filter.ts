@@ -1,9 +1,11 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { DELIVERY_STATUSES, deliveries } from "@/db/schema";
-import { parseInput } from "@/lib/validation";
+import { assertStorableText, parseInput } from "@/lib/validation";
 
-const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z" });
+const TIME_MESSAGE = "must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z";
+// zod takes year 0000, which PostgreSQL cannot store as a timestamptz (a 500 from the query before).
+const isoTime = z.iso.datetime({ offset: true, message: TIME_MESSAGE }).refine((value) => new Date(value).getUTCFullYear() >= 1, TIME_MESSAGE);
 
 /** The filter shared by the list and the bulk replay/bury calls. */
 export const DeliveryFilter = z.object({
@@ -21,7 +23,9 @@ export function deliveryFilterFromQuery(query: URLSearchParams): DeliveryFilter 
   const filter = parseInput(DeliveryFilter, {
     endpointId: pick("endpointId"), status: pick("status"), eventType: pick("eventType"), since: pick("since"), until: pick("until"),
   });
-  return { ...filter, q: pick("q") };
+  const q = pick("q");
+  assertStorableText(q, "The search q"); // q is not in the schema; a NUL would reach SQL
+  return { ...filter, q };
 }
 
 /** SQL conditions for the filter, always scoped to the organization. */

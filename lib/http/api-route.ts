@@ -1,9 +1,11 @@
 // The one wrapper every /api/v1 route goes through: bearer API key → tenant ctx, errors → HTTP.
 // It also holds the rules every route shares (API.md "Tenancy"): bodies over 1 MiB get 413, and a
-// control character in a path parameter, a query parameter or a JSON field gets 400.
+// control character in a path parameter, a query parameter or a JSON field gets 400; a path id not in
+// our id format gets 404 before any query; the database out of reach gets 503 (error-response.ts).
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
-import { UnauthorizedError } from "@/lib/errors";
+import { NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { isId, type IdPrefix } from "@/lib/ids";
 import { assertStorableText } from "@/lib/validation";
 import { errorResponse } from "./error-response";
 import { parseRestJson, readBoundedText, refuseDeclaredOversize } from "./rest-body";
@@ -19,7 +21,10 @@ interface ApiRequest<P extends Params> {
   json: () => Promise<unknown>;
 }
 
-export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>) {
+/** Which path parameter holds whose id: one not in our id format is 404 before any query (e.g. `{ id: "dlv" }`). */
+type IdParams<P extends Params> = { [K in keyof P]?: { prefix: IdPrefix; what: string } };
+
+export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>, ids: IdParams<P> = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       await refuseDeclaredOversize(request);
@@ -36,6 +41,9 @@ export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>
       }
       // Read (bounded) before the handler even when it ignores the body, so every route answers 413 alike.
       const text = request.method === "GET" || request.method === "HEAD" ? "" : await readBoundedText(request);
+      for (const [name, id] of Object.entries(ids) as [string, { prefix: IdPrefix; what: string }][]) {
+        if (!isId(id.prefix, params[name] ?? "")) throw new NotFoundError(id.what);
+      }
       const json = async () => {
         const body = parseRestJson(text);
         assertStorableText(body, "body");

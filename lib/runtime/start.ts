@@ -6,6 +6,7 @@ import { migrateDatabase } from "./migrate";
 import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment, type ResolvedEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild } from "./child-processes";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const log = (line: string) => console.log(`[start] ${line}`);
 const STOP_TIMEOUT_MS = 30_000;
@@ -19,7 +20,7 @@ async function shutdown(code: number, reason: string): Promise<void> {
   stopping = true;
   log(reason);
   await Promise.all([...children].map((child) => stopChild(child, STOP_TIMEOUT_MS)));
-  await resolved?.embedded?.stop().catch((error) => console.error(`[start] stopping PostgreSQL: ${String(error)}`));
+  await resolved?.embedded?.stop().catch((error) => console.error(`[start] stopping PostgreSQL: ${describeErrorBriefly(error)}`));
   log(code === 0 ? "stopped" : "stopped after a failure");
   process.exit(code);
 }
@@ -51,6 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[start] ${describeErrorBriefly(error)}`);
   void shutdown(1, "could not start");
 });
