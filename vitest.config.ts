@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
     include: ["{lib,jobs,db,test,app,components}/**/*.test.ts"],
+    // The fault suites start their own PostgreSQL and `npm start`s: test/faults/vitest.config.ts runs them.
+    exclude: ["**/node_modules/**", "**/*.fault.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
