@@ -345,6 +345,8 @@ export interface IngestResult {
   status: number; // 0: no answer (connection refused, reset, timeout)
   deliveryId?: string;
   retryAfter?: string | null;
+  /** When the request was sent, and when its answer (or failure) came. */
+  sentAt: number;
   at: number;
 }
 
@@ -357,6 +359,7 @@ export interface IngestLoad {
 
 /** Sends one signed Standard Webhooks request; never throws. */
 export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: string, extraHeaders: Record<string, string> = {}): Promise<IngestResult> {
+  const sentAt = Date.now();
   const id = `msg_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const at = new Date();
   const headers = {
@@ -373,9 +376,9 @@ export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: stri
     try {
       deliveryId = JSON.parse(text).id;
     } catch {}
-    return { status: response.status, deliveryId, retryAfter: response.headers.get("retry-after"), at: Date.now() };
+    return { status: response.status, deliveryId, retryAfter: response.headers.get("retry-after"), sentAt, at: Date.now() };
   } catch {
-    return { status: 0, at: Date.now() };
+    return { status: 0, sentAt, at: Date.now() };
   }
 }
 
