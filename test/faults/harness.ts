@@ -270,7 +270,7 @@ export interface CreatedEndpoint {
 export async function createEndpoint(tenant: Tenant, settings: Record<string, unknown>): Promise<CreatedEndpoint> {
   const answer = await tenant.api("POST", "/endpoints", { name: `ep-${Math.random().toString(36).slice(2, 8)}`, provider: "standard-webhooks", retryBaseSeconds: 1, ...settings });
   if (answer.status !== 201) throw new Error(`creating an endpoint: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return { id: answer.body.id, secret: answer.body.secret };
+  return { id: answer.body.id, secret: answer.body.secret ?? (settings.secret as string) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,7 +358,7 @@ export interface IngestLoad {
 }
 
 /** Sends one signed Standard Webhooks request; never throws. */
-export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: string, extraHeaders: Record<string, string> = {}): Promise<IngestResult> {
+export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: string, extraHeaders: Record<string, string> = {}, query = ""): Promise<IngestResult> {
   const sentAt = Date.now();
   const id = `msg_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
   const at = new Date();
@@ -370,7 +370,7 @@ export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: stri
     ...extraHeaders,
   };
   try {
-    const response = await fetch(`${app.url}/in/${endpoint.id}`, { method: "POST", headers, body, signal: AbortSignal.timeout(20_000) });
+    const response = await fetch(`${app.url}/in/${endpoint.id}${query}`, { method: "POST", headers, body, signal: AbortSignal.timeout(20_000) });
     const text = await response.text();
     let deliveryId: string | undefined;
     try {
@@ -383,13 +383,17 @@ export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: stri
 }
 
 /** `connections` loops, each sending a request every `pauseMs` after the previous answer. */
-export function startIngestLoad(app: App, endpoint: CreatedEndpoint, { connections = 2, pauseMs = 50, body = (i: number) => JSON.stringify({ type: "fault.test", n: i }) } = {}): IngestLoad {
+export function startIngestLoad(
+  app: App,
+  endpoint: CreatedEndpoint,
+  { connections = 2, pauseMs = 50, body = (i: number) => JSON.stringify({ type: "fault.test", n: i }), headers = {} as Record<string, string>, query = "" } = {},
+): IngestLoad {
   const results: IngestResult[] = [];
   let running = true;
   let n = 0;
   const loops = Array.from({ length: connections }, async () => {
     while (running) {
-      results.push(await sendSigned(app, endpoint, body(n++)));
+      results.push(await sendSigned(app, endpoint, body(n++), headers, query));
       await sleep(pauseMs);
     }
   });
