@@ -22,6 +22,7 @@ describe("ingest answers 503 with Retry-After while PostgreSQL is down, and resu
     await sleep(20_000);
     const upAt = Date.now();
     await pg.start();
+    const pgStartTookMs = Date.now() - upAt;
     const whileDown = load.results.filter((r) => r.sentAt >= downAt && r.at <= upAt);
     const first200 = await until("a 200 again", () => load.results.find((r) => r.sentAt >= upAt && r.status === 200), 60_000, 50);
     const healthy = await until("health ok again", async () => {
@@ -39,6 +40,7 @@ describe("ingest answers 503 with Retry-After while PostgreSQL is down, and resu
       first503AfterStopMs: first503.at - stopAt,
       retryAfter: first503.retryAfter,
       answersWhileDown: countByStatus(whileDown),
+      pgStartTookMs,
       first200AfterStartMs: first200.at - upAt,
       healthOkAfterStartMs: healthy - upAt,
       allDeliveredAfterStartMs: allDelivered - upAt,

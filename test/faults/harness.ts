@@ -29,6 +29,35 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
   }
 }
 
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One HTTP request on a connection of its own (node:http, no agent). fetch's pooled keep-alive
+ * connections race the server's keep-alive timeout ("other side closed") after a quiet spell, and
+ * a fault test must tell the app's failures from the client's.
+ */
+export function request(url: string, { method = "GET", headers = {}, body, timeoutMs = 20_000 }: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, connection: "close" }, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Clean-up registry: afterAll calls cleanUp(); the exit hook kills what is left synchronously.
 
@@ -163,8 +192,8 @@ export async function createApp(databaseUrl: string, extraEnv: Record<string, st
 
   const health = async () => {
     try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
-      return { status: response.status, body: await response.json() };
+      const response = await request(`${url}/api/health`, { timeoutMs: 5_000 });
+      return { status: response.status, body: JSON.parse(response.text) };
     } catch {
       return { status: 0, body: null };
     }
@@ -246,13 +275,13 @@ export async function createTenant(app: App, databaseUrl: string, name = "Faults
     organizationId,
     apiKey,
     async api(method, pathname, body) {
-      const response = await fetch(`${app.url}/api/v1${pathname}`, {
+      const response = await request(`${app.url}/api/v1${pathname}`, {
         method,
         headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(15_000),
+        timeoutMs: 15_000,
       });
-      const text = await response.text();
+      const text = response.text;
       let parsed: unknown = text;
       try {
         parsed = JSON.parse(text);
@@ -370,8 +399,8 @@ export async function sendSigned(app: App, endpoint: CreatedEndpoint, body: stri
     ...extraHeaders,
   };
   try {
-    const response = await fetch(`${app.url}/in/${endpoint.id}${query}`, { method: "POST", headers, body, signal: AbortSignal.timeout(20_000) });
-    const text = await response.text();
+    const response = await request(`${app.url}/in/${endpoint.id}${query}`, { method: "POST", headers, body, timeoutMs: 20_000 });
+    const text = response.text;
     let deliveryId: string | undefined;
     try {
       deliveryId = JSON.parse(text).id;

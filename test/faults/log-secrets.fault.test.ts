@@ -13,6 +13,7 @@ import {
   createEndpoint,
   createTenant,
   report,
+  request,
   sendSigned,
   sleep,
   startDestination,
@@ -82,13 +83,13 @@ describe("no secret, credential, key hash, body, header value or query parameter
       failing.push(await sendSigned(app, generated, JSON.stringify({ marker: bodyMarker }), { "x-custom-marker": headerMarker }));
     }
     expect(failing.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const badSignature = await fetch(`${app.url}/in/${endpoint.id}?token=${queryMarker}`, {
+    const badSignature = await request(`${app.url}/in/${endpoint.id}?token=${queryMarker}`, {
       method: "POST",
       headers: { "content-type": "application/json", "webhook-id": headerMarker, "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": `v1,${signatureMarker}` },
       body: JSON.stringify({ marker: bodyMarker }),
     });
     expect(badSignature.status).toBe(401);
-    const badKey = await fetch(`${app.url}/api/v1/endpoints`, { headers: { authorization: `Bearer inbox_sk_${signatureMarker}` } });
+    const badKey = await request(`${app.url}/api/v1/endpoints`, { headers: { authorization: `Bearer inbox_sk_${signatureMarker}` } });
     expect(badKey.status).toBe(401);
     await until("failed attempts", () => destination.requests.length >= 10, 60_000);
 
@@ -109,7 +110,7 @@ describe("no secret, credential, key hash, body, header value or query parameter
         encoding: "utf8",
       }).trim().split("\n").pop()!,
     );
-    expect((await fetch(`${app.url}/api/v1/endpoints`, { headers: { authorization: `Bearer ${secondKey}` } })).status).toBe(200);
+    expect((await request(`${app.url}/api/v1/endpoints`, { headers: { authorization: `Bearer ${secondKey}` } })).status).toBe(200);
 
     // The database goes away while REST and ingest traffic flows, then comes back.
     const rotatedEndpoint = { id: endpoint.id, secret: rotatedGiven };
