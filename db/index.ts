@@ -37,11 +37,25 @@ export function databaseUrl(): string {
   return url;
 }
 
+/**
+ * DATABASE_STATEMENT_TIMEOUT_MS (default 15,000; 0 turns it off): the server cuts off any statement of
+ * the dashboard/API pool that runs longer, so a few heavy searches cannot hold every connection; the
+ * request gets 503 (lib/errors.ts asServiceUnavailable). The worker process runs without it
+ * (jobs/worker.ts): its statements are bounded batches, but a roll-up after a long outage may not be.
+ */
+export function statementTimeoutMs(): number {
+  const raw = process.env.DATABASE_STATEMENT_TIMEOUT_MS;
+  const parsed = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isInteger(parsed) && parsed >= 0 ? parsed : 15_000;
+}
+
 function clients(): Clients {
   const url = databaseUrl();
   if (holder.__inboxClients?.url === url) return holder.__inboxClients;
   const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
-  const options = { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: NO_JIT } as const;
+  const timeout = statementTimeoutMs();
+  const connection = timeout > 0 ? { ...NO_JIT, statement_timeout: timeout } : NO_JIT;
+  const options = { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection } as const;
   const dbClient = postgres(url, options);
   const created: Clients = { url, dbClient, db: createDb(dbClient), sql: postgres(url, options) };
   holder.__inboxClients = created;

@@ -3,4 +3,8 @@ import { runWorker } from "@/lib/runtime/run-worker";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
 
+// The dashboard/API pool's statement timeout (db/index.ts) is not for the worker: its purges and
+// roll-ups are bounded batches, but a roll-up after a long outage folds everything that piled up.
+process.env.DATABASE_STATEMENT_TIMEOUT_MS = process.env.WORKER_STATEMENT_TIMEOUT_MS ?? "0";
+
 await runWorker(taskList, { crontab });

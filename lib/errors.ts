@@ -13,6 +13,7 @@ export type ErrorCode =
   | "missing_signature"
   | "timestamp_out_of_tolerance"
   | "store_unavailable"
+  | "service_unavailable"
   | "invalid_event_id"
   | "unstorable_delivery"
   | "rate_limited"
@@ -71,6 +72,42 @@ export class StoreUnavailableError extends DomainError {
   constructor(message = "The delivery could not be stored; nothing was kept. Retry later.") {
     super("store_unavailable", 503, message);
   }
+}
+
+/** The database is down, refusing connections, or cut a statement off (e.g. statement_timeout): 503 with Retry-After. */
+export class ServiceUnavailableError extends DomainError {
+  constructor(message = "The service is temporarily unavailable (its database is not answering); nothing was changed. Retry in a few seconds.") {
+    super("service_unavailable", 503, message);
+  }
+}
+
+// Errors that say the database is out of reach or shedding work, not that the request was wrong:
+// retrying later can succeed, and nothing was committed. Node's socket errors, postgres.js's own
+// connection errors, and SQLSTATEs: class 08 (connection exception), 57P01 admin shutdown, 57P02 crash
+// shutdown, 57P03 cannot connect now, 57014 statement timeout / cancel, 53xxx insufficient resources
+// (53300 too many connections), 40001/40P01 serialization failure / deadlock, 55P03 lock not available.
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED",
+  "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT",
+  "57P01", "57P02", "57P03", "57014", "40001", "40P01", "55P03",
+]);
+
+function isUnavailable(error: unknown, depth: number): boolean {
+  if (depth > 4 || error === null || typeof error !== "object") return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === "string") {
+    if (UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^53[0-9A-Z]{3}$/.test(code)) return true;
+    // ALTER DATABASE … ALLOW_CONNECTIONS false (maintenance): 55000 "database … is not currently accepting connections".
+    if (code === "55000" && typeof message === "string" && message.includes("not currently accepting connections")) return true;
+  }
+  if (error instanceof AggregateError && error.errors.some((inner) => isUnavailable(inner, depth + 1))) return true;
+  return isUnavailable(cause, depth + 1); // drizzle wraps the driver's error in DrizzleQueryError's cause
+}
+
+/** The one place that decides "the database is unavailable": that error as a 503, else null. */
+export function asServiceUnavailable(error: unknown): ServiceUnavailableError | null {
+  if (error instanceof ServiceUnavailableError) return error;
+  return isUnavailable(error, 0) ? new ServiceUnavailableError() : null;
 }
 
 /** The provider's event id is not 1–255 printable characters (API.md, Tenancy). Always 400. */

@@ -17,3 +17,12 @@ export function newId(prefix: IdPrefix): string {
   offset += 16;
   return `${prefix}_${value.toString(36).padStart(25, "0")}`;
 }
+
+const ID_FORMATS = new Map<IdPrefix, RegExp>();
+
+/** True when `value` is an id newId(prefix) could have made: the prefix, `_`, 25 base-36 digits. */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  let format = ID_FORMATS.get(prefix);
+  if (!format) ID_FORMATS.set(prefix, (format = new RegExp(`^${prefix}_[0-9a-z]{25}$`)));
+  return format.test(value);
+}

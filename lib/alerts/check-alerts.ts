@@ -3,6 +3,7 @@ import { getDb, type Db } from "@/db";
 import { createCtx } from "@/lib/context";
 import { ALERT_TIMING } from "./alert-settings";
 import { evaluateEndpointAlerts } from "./evaluate-endpoint-alerts";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 /**
  * The sweep behind the every-minute cron (jobs/check-alerts.ts), as of `now` so tests drive time. The one
@@ -28,7 +29,7 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
       await evaluateEndpointAlerts({ ctx: createCtx(organization_id, { type: "system" }, db), input: { endpointId: id, now: input.now } });
     } catch (error) {
       failed++;
-      console.error(`[alerts] evaluating endpoint ${id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`[alerts] evaluating endpoint ${id} failed: ${describeErrorBriefly(error)}`);
     }
   }
   return { evaluated: candidates.length, failed };

@@ -2,6 +2,7 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { authenticateUser } from "@/lib/organizations/authenticate-user";
+import { describeError } from "@/lib/logging/describe-error";
 
 declare module "next-auth" {
   interface Session {
@@ -16,7 +17,7 @@ declare module "next-auth" {
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   // A wrong password is an expected answer, not a server error worth a stack trace.
-  logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || console.error("[auth]", error)) },
+  logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || console.error(`[auth] ${describeError(error)}`)) },
   session: { strategy: "jwt" },
   pages: { signIn: "/login" },
   providers: [

@@ -1,5 +1,6 @@
 import { isRedirectError } from "next/dist/client/components/redirect-error";
-import { DomainError } from "@/lib/errors";
+import { asServiceUnavailable, DomainError } from "@/lib/errors";
+import { describeError } from "@/lib/logging/describe-error";
 
 export type FormState<T = Record<string, unknown>> = { error?: string; ok?: boolean; values?: Record<string, string> } & Partial<T>;
 
@@ -21,8 +22,9 @@ export async function runFormAction<T>(work: () => Promise<FormState<T>>, form?:
     return state.error ? { ...state, values: typedValues(form) } : state;
   } catch (error) {
     if (isRedirectError(error)) throw error;
-    if (error instanceof DomainError) return { error: error.message, values: typedValues(form) } as FormState<T>;
-    console.error("[dashboard] action failed", error);
+    const known = error instanceof DomainError ? error : asServiceUnavailable(error); // database down: "temporarily unavailable"
+    if (known) return { error: known.message, values: typedValues(form) } as FormState<T>;
+    console.error(`[dashboard] action failed: ${describeError(error)}`);
     return { error: "Something went wrong on our side; nothing was changed.", values: typedValues(form) } as FormState<T>;
   }
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { DELIVERY_STATUSES, deliveries } from "@/db/schema";
-import { parseInput } from "@/lib/validation";
+import { assertStorableText, parseInput } from "@/lib/validation";
 
 const isoTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z" });
 
@@ -21,7 +21,9 @@ export function deliveryFilterFromQuery(query: URLSearchParams): DeliveryFilter 
   const filter = parseInput(DeliveryFilter, {
     endpointId: pick("endpointId"), status: pick("status"), eventType: pick("eventType"), since: pick("since"), until: pick("until"),
   });
-  return { ...filter, q: pick("q") };
+  const q = pick("q");
+  assertStorableText(q, "The search q"); // q is not in the schema; a NUL would reach SQL
+  return { ...filter, q };
 }
 
 /** SQL conditions for the filter, always scoped to the organization. */

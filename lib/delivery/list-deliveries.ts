@@ -71,7 +71,7 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
 /** Newest first, keyset-paginated on (receivedAt, id) with microsecond precision. */
 export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: DeliveryFilter & { q?: string; limit?: unknown; cursor?: string | null } }) {
   const limit = pageLimit(input.limit);
-  const cursor = decodeCursor(input.cursor);
+  const cursor = decodeCursor(input.cursor, "dlv");
   const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
   const rows = input.q ? await search(ctx.db, ctx.organizationId, where, input.q, limit + 1) : await page(ctx.db, where, limit + 1);
   const last = rows.slice(0, limit).at(-1);

@@ -7,7 +7,7 @@ import { presentEndpoint, type EndpointView } from "./present-endpoint";
 /** Newest first, cursor-paginated. */
 export async function listEndpoints({ ctx, input }: { ctx: Ctx; input: { limit?: unknown; cursor?: string | null } }) {
   const limit = pageLimit(input.limit);
-  const cursor = decodeCursor(input.cursor);
+  const cursor = decodeCursor(input.cursor, "ep");
   const rows = await ctx.db
     .select()
     .from(endpoints)

@@ -3,7 +3,8 @@
 // control character in a path parameter, a query parameter or a JSON field gets 400.
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
-import { UnauthorizedError } from "@/lib/errors";
+import { NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { isId, type IdPrefix } from "@/lib/ids";
 import { assertStorableText } from "@/lib/validation";
 import { errorResponse } from "./error-response";
 import { parseRestJson, readBoundedText, refuseDeclaredOversize } from "./rest-body";
@@ -19,7 +20,10 @@ interface ApiRequest<P extends Params> {
   json: () => Promise<unknown>;
 }
 
-export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>) {
+/** Which path parameter holds whose id: one not in our id format is 404 before any query (e.g. `{ id: "dlv" }`). */
+type IdParams<P extends Params> = { [K in keyof P]?: { prefix: IdPrefix; what: string } };
+
+export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>, ids: IdParams<P> = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       await refuseDeclaredOversize(request);
@@ -36,6 +40,9 @@ export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>
       }
       // Read (bounded) before the handler even when it ignores the body, so every route answers 413 alike.
       const text = request.method === "GET" || request.method === "HEAD" ? "" : await readBoundedText(request);
+      for (const [name, id] of Object.entries(ids) as [string, { prefix: IdPrefix; what: string }][]) {
+        if (!isId(id.prefix, params[name] ?? "")) throw new NotFoundError(id.what);
+      }
       const json = async () => {
         const body = parseRestJson(text);
         assertStorableText(body, "body");

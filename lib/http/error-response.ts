@@ -1,16 +1,27 @@
-import { DomainError, TooManyRequestsError } from "@/lib/errors";
+import { asServiceUnavailable, DomainError, TooManyRequestsError } from "@/lib/errors";
+import { describeError, describeErrorBriefly } from "@/lib/logging/describe-error";
+
+/** Seconds a 503 asks the client to wait: long enough for a restarted database to take connections again. */
+const RETRY_AFTER_SECONDS = "5";
 
 export function jsonError(status: number, code: string, message: string, headers?: HeadersInit): Response {
   return Response.json({ error: { code, message } }, { status, headers });
 }
 
-/** The one mapping from errors to HTTP answers. Unknown errors are logged and answered 500 without detail. */
+/**
+ * The one mapping from errors to HTTP answers. The database being out of reach (down, refusing
+ * connections, a statement timeout) is a 503 with Retry-After, not a 500: nothing was changed and a
+ * retry can succeed. Unknown errors are logged (safely: never the query's parameters) and answered 500.
+ */
 export function errorResponse(error: unknown): Response {
-  if (error instanceof DomainError) {
-    const headers: Record<string, string> = error.status === 503 ? { "retry-after": "5" } : {};
-    if (error instanceof TooManyRequestsError) headers["retry-after"] = String(error.retryAfterSeconds);
-    return jsonError(error.status, error.code, error.message, headers);
+  const unavailable = error instanceof DomainError ? null : asServiceUnavailable(error);
+  if (unavailable) console.error(`[api] database unavailable, answered 503: ${describeErrorBriefly(error)}`);
+  const known = error instanceof DomainError ? error : unavailable;
+  if (known) {
+    const headers: Record<string, string> = known.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : {};
+    if (known instanceof TooManyRequestsError) headers["retry-after"] = String(known.retryAfterSeconds);
+    return jsonError(known.status, known.code, known.message, headers);
   }
-  console.error("[api] unexpected error", error);
+  console.error(`[api] unexpected error: ${describeError(error)}`);
   return jsonError(500, "internal_error", "Something went wrong on our side; nothing was changed.");
 }

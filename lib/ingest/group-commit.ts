@@ -10,6 +10,7 @@
 import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { deliverJobSpec } from "@/jobs/enqueue";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 export interface NewDelivery {
   id: string;
@@ -193,15 +194,14 @@ export class GroupCommitter {
 
   private fail(batch: Waiting[], error: unknown): void {
     const state = sqlState(error);
-    const message = error instanceof Error ? error.message : String(error);
     if (batch.length === 1 && isRowCaused(error) && !state!.startsWith("40")) {
       const { id, organizationId, endpointId } = batch[0]!.delivery;
       // The database's message, never the row's content: bodies and ids may hold secrets.
-      console.error(`[ingest] delivery ${id} (organization ${organizationId}, endpoint ${endpointId}) refused by the database, ${state}: ${message}`);
+      console.error(`[ingest] delivery ${id} (organization ${organizationId}, endpoint ${endpointId}) refused by the database: ${describeErrorBriefly(error)}`);
       batch[0]!.reject(new UnstorableDeliveryError());
       return;
     }
-    console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${state ?? ""} ${message}`);
+    console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${describeErrorBriefly(error)}`);
     const answer = error instanceof StoreUnavailableError ? error : new StoreUnavailableError();
     batch.forEach((waiting) => waiting.reject(answer));
   }

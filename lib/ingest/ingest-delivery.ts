@@ -3,7 +3,7 @@
 // signature over those exact bytes → check the event id (400) → store + enqueue in one transaction
 // (group commit) → answer. Nothing is stored before verification; the 200 goes out only after the commit.
 import { NotFoundError, SignatureError, StoreUnavailableError, TooManyRequestsError, type DomainError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
+import { isId, newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
 import { getIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
@@ -27,6 +27,8 @@ export function sourceIpOf(headers: Headers): string | null {
 
 /** Takes custody of one webhook, or throws a DomainError that maps to its status code. */
 export async function ingestDelivery(request: Request, endpointId: string): Promise<IngestOutcome> {
+  // Not one of our ids: not found, without a query (a NUL in it would be a database error) or a cache entry.
+  if (!isId("ep", endpointId)) throw new NotFoundError("Endpoint");
   const endpoint = await getIngestEndpoint(endpointId).catch(() => {
     throw new StoreUnavailableError("The endpoint could not be read; nothing was kept. Retry later.");
   });

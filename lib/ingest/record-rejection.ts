@@ -3,6 +3,7 @@
 // per endpoint per window per process, and the table keeps the newest KEEP_PER_ENDPOINT rows, so an
 // unsigned flood cannot fill the database.
 import { getSql } from "@/db";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const KEEP_PER_ENDPOINT = 100;
 const WINDOW_MS = 10_000;
@@ -37,5 +38,5 @@ export function recordRejection(endpoint: { id: string; organizationId: string }
       await tx`delete from rejected_requests where endpoint_id = ${endpoint.id} and id <= (
         select id from rejected_requests where endpoint_id = ${endpoint.id} order by id desc offset ${KEEP_PER_ENDPOINT} limit 1)`;
     })
-    .catch((error) => console.error(`[ingest] could not record a rejection for endpoint ${endpoint.id}: ${error.message}`));
+    .catch((error) => console.error(`[ingest] could not record a rejection for endpoint ${endpoint.id}: ${describeErrorBriefly(error)}`));
 }

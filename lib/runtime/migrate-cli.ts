@@ -1,5 +1,6 @@
 // `npm run db:migrate`: brings DATABASE_URL's database to the current schema (ours and graphile-worker's).
 import { migrateDatabase } from "./migrate";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const url = process.env.DATABASE_URL;
 if (!url) {
@@ -10,6 +11,6 @@ try {
   await migrateDatabase(url);
   console.log("[db:migrate] database is up to date");
 } catch (error) {
-  console.error(`[db:migrate] ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[db:migrate] ${describeErrorBriefly(error)}`);
   process.exit(1);
 }

@@ -5,6 +5,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
+import { redactLogText } from "@/lib/logging/describe-error";
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
 
@@ -12,7 +13,7 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const quietGraphileLogger = new Logger(() => (level, message) => {
   // Said when the pool is smaller than concurrency; our tasks use the app's pool, not graphile-worker's (lib/runtime/run-worker.ts).
   if (message.startsWith("WARNING: having maxPoolSize")) return;
-  if (level === "error" || level === "warning") console.error(`[graphile-worker] ${message}`);
+  if (level === "error" || level === "warning") console.error(`[graphile-worker] ${redactLogText(message)}`);
 });
 
 export async function migrateDatabase(url: string): Promise<void> {

@@ -7,6 +7,7 @@ import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
+import { describeError, describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -71,7 +72,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     console.log(`[worker] ${signal}: taking no new jobs, finishing in-flight ones (up to ${shutdownTimeoutMs} ms)`);
     const stopped = runner.stop().then(
       () => true,
-      (error) => (console.error(`[worker] stopping failed: ${String(error)}`), true),
+      (error) => (console.error(`[worker] stopping failed: ${describeErrorBriefly(error)}`), true),
     );
     const drained = await Promise.race([stopped, sleep(shutdownTimeoutMs).then(() => false)]);
     if (!drained && pool) {
@@ -91,7 +92,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     },
     (error) => {
       if (!stopping) {
-        console.error(`[worker] graphile-worker failed: ${String(error)}`);
+        console.error(`[worker] graphile-worker failed: ${describeError(error)}`);
         void exit(1, true);
       }
     },

@@ -4,6 +4,7 @@ import { migrateDatabase } from "./migrate";
 import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild } from "./child-processes";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const log = (line: string) => console.log(`[start:web] ${line}`);
 
@@ -19,6 +20,6 @@ try {
   });
   web.on("exit", (code) => process.exit(stopping ? 0 : (code ?? 1)));
 } catch (error) {
-  console.error(`[start:web] ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[start:web] ${describeErrorBriefly(error)}`);
   process.exit(1);
 }

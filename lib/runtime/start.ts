@@ -9,6 +9,7 @@ import { migrateDatabase } from "./migrate";
 import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment, type ResolvedEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild, superviseChild, type SupervisedChild } from "./child-processes";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const log = (line: string) => console.log(`[start] ${line}`);
 const STOP_TIMEOUT_MS = 30_000;
@@ -26,7 +27,7 @@ async function shutdown(code: number, reason: string): Promise<void> {
   await Promise.all([...building].map((child) => stopChild(child, STOP_TIMEOUT_MS)));
   await Promise.all(supervised.map((child) => child.stop(STOP_TIMEOUT_MS)));
   await sql?.end({ timeout: 1 }).catch(() => {});
-  await resolved?.embedded?.stop().catch((error) => console.error(`[start] stopping PostgreSQL: ${String(error)}`));
+  await resolved?.embedded?.stop().catch((error) => console.error(`[start] stopping PostgreSQL: ${describeErrorBriefly(error)}`));
   log(code === 0 ? "stopped" : "stopped after a failure");
   process.exit(code);
 }
@@ -71,6 +72,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`[start] ${describeErrorBriefly(error)}`);
   void shutdown(1, "could not start");
 });

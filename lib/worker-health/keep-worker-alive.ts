@@ -3,6 +3,7 @@ import { recordHeartbeat } from "./record-heartbeat";
 import { releaseDeadWorkers } from "./release-dead-workers";
 import { removeHeartbeat } from "./remove-heartbeat";
 import type { WorkerHealthSettings } from "./settings";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 export interface WorkerVitals {
   /** Stops both loops; with `forget`, deletes the heartbeat (the pool holds no more jobs). */
@@ -43,7 +44,7 @@ export function keepWorkerAlive({ poolId, settings }: { poolId: string; settings
       } catch (error) {
         if (failingSince === undefined) failingSince = Date.now();
         const late = Date.now() - failingSince;
-        console.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${String(error)}`);
+        console.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${describeErrorBriefly(error)}`);
       }
     },
   );
@@ -55,14 +56,14 @@ export function keepWorkerAlive({ poolId, settings }: { poolId: string; settings
         const released = await releaseDeadWorkers({ staleAfterMs: settings.staleAfterMs });
         if (released.length > 0) console.error(`[worker] released the jobs of dead worker pools: ${released.join(", ")}`);
       } catch (error) {
-        console.error(`[worker] releasing dead workers failed: ${String(error)}`);
+        console.error(`[worker] releasing dead workers failed: ${describeErrorBriefly(error)}`);
       }
     },
   );
   return {
     async stop({ forget }) {
       await Promise.all([stopHeartbeat(), stopRelease()]);
-      if (forget) await removeHeartbeat({ poolId }).catch((error) => console.error(`[worker] ${String(error)}`));
+      if (forget) await removeHeartbeat({ poolId }).catch((error) => console.error(`[worker] removing the heartbeat failed: ${describeErrorBriefly(error)}`));
     },
   };
 }

@@ -14,6 +14,7 @@ import { getDelivery } from "@/lib/delivery/get-delivery";
 import { getDeliveryCurl } from "@/lib/delivery/get-delivery-curl";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { NotFoundError } from "@/lib/errors";
+import { isId } from "@/lib/ids";
 import { deliveryAction } from "./actions";
 
 export const metadata = { title: "Delivery · Webhook Inbox" };
@@ -27,8 +28,10 @@ const orNotFound = (error: unknown): never => {
 export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireDashboardCtx();
   const { id } = await params;
+  if (!isId("dlv", id)) notFound(); // not one of our ids: no query with it
   const delivery = await getDelivery({ ctx, input: { id } }).catch(orNotFound);
-  const [endpoint, curl] = await Promise.all([getEndpoint({ ctx, input: { id: delivery.endpointId } }), getDeliveryCurl({ ctx, input: { id } })]);
+  // The endpoint may be deleted while its deliveries wait for the purge: not found, not a 500.
+  const [endpoint, curl] = await Promise.all([getEndpoint({ ctx, input: { id: delivery.endpointId } }), getDeliveryCurl({ ctx, input: { id } })]).catch(orNotFound);
   const now = new Date();
   const facts: Array<[string, ReactNode]> = [
     ["Endpoint", <Link key="e" href={`/endpoints/${endpoint.id}`} className="text-indigo-700 hover:underline">{endpoint.name}</Link>],

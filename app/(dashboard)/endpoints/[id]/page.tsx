@@ -13,6 +13,7 @@ import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { listRejectedRequests } from "@/lib/endpoints/list-rejected-requests";
 import { NotFoundError } from "@/lib/errors";
+import { isId } from "@/lib/ids";
 import { deleteEndpointAction, setPausedAction, updateEndpointAction } from "./actions";
 import { rotateSecretAction } from "./secret-actions";
 
@@ -23,7 +24,9 @@ const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 // One endpoint's settings: where its webhooks come in and go, how they are retried and alerted on, and what was refused.
 export default async function EndpointPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requireDashboardCtx();
-  const endpoint = await getEndpoint({ ctx, input: await params }).catch((error) => {
+  const { id } = await params;
+  if (!isId("ep", id)) notFound(); // not one of our ids: no query with it
+  const endpoint = await getEndpoint({ ctx, input: { id } }).catch((error) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });

@@ -2,4 +2,6 @@
 import { getDelivery } from "@/lib/delivery/get-delivery";
 import { apiRoute } from "@/lib/http/api-route";
 
-export const GET = apiRoute<{ id: string }>(async ({ ctx, params }) => Response.json(await getDelivery({ ctx, input: params })));
+const ids = { id: { prefix: "dlv", what: "Delivery" } } as const;
+
+export const GET = apiRoute<{ id: string }>(async ({ ctx, params }) => Response.json(await getDelivery({ ctx, input: params })), ids);

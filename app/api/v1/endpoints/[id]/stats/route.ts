@@ -2,4 +2,6 @@
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { apiRoute } from "@/lib/http/api-route";
 
-export const GET = apiRoute<{ id: string }>(async ({ ctx, params }) => Response.json(await getEndpointStats({ ctx, input: params })));
+const ids = { id: { prefix: "ep", what: "Endpoint" } } as const;
+
+export const GET = apiRoute<{ id: string }>(async ({ ctx, params }) => Response.json(await getEndpointStats({ ctx, input: params })), ids);
