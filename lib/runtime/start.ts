@@ -5,6 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import postgres from "postgres";
 import { markProcessDead } from "@/lib/worker-health/mark-process-dead";
+import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { migrateDatabase } from "./migrate";
 import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment, type ResolvedEnvironment } from "./resolve-environment";
@@ -32,15 +33,25 @@ async function shutdown(code: number, reason: string): Promise<void> {
   process.exit(code);
 }
 
-/** A SIGKILLed worker's heartbeat would say "ok" for up to 30 s: age it at once (best effort). */
+/**
+ * A SIGKILLed worker's heartbeat would say "ok" for up to WORKER_STALE_AFTER_MS: age it at once.
+ * When the database is what killed it, keep trying for that long (the restart does not wait past
+ * 5 s), so health cannot say "ok" on the dead worker's behalf once the database is back.
+ */
 async function forgetWorker(child: ChildProcess): Promise<void> {
   if (!child.pid) return;
   sql ??= postgres(resolved!.env.DATABASE_URL!, { max: 1, connect_timeout: 5, idle_timeout: 10, onnotice: () => {} });
-  try {
-    await markProcessDead({ pid: child.pid, sql });
-  } catch (error) {
-    // The database may be what killed it; the heartbeat then goes stale on its own.
-    log(`could not mark the dead worker's heartbeat stale (${(error as { code?: string })?.code ?? "error"})`);
+  const giveUpAt = Date.now() + workerHealthSettings(resolved!.env).staleAfterMs;
+  for (let tries = 0; !stopping; tries++) {
+    try {
+      await markProcessDead({ pid: child.pid, sql });
+      if (tries > 0) log(`marked the dead worker's heartbeat stale after ${tries + 1} tries`);
+      return;
+    } catch (error) {
+      if (tries === 0) log(`cannot mark the dead worker's heartbeat stale yet (${(error as { code?: string })?.code ?? "error"}); retrying`);
+      if (Date.now() > giveUpAt) return; // it has gone stale on its own by now
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
   }
 }
 

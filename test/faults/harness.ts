@@ -4,13 +4,14 @@
 // signed-ingest load generator. Everything is stopped and removed by `cleanUp()` (afterAll), and
 // by a process exit hook should the test runner die first.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
+import { expect } from "vitest";
 import { withDatabase } from "@/lib/runtime/database-url";
 import type { EmbeddedServer } from "@/lib/runtime/embedded-postgres";
 import { migrateDatabase } from "@/lib/runtime/migrate";
@@ -172,6 +173,11 @@ export async function createApp(databaseUrl: string, extraEnv: Record<string, st
   cleanUps.push(async () => {
     killGroup();
     await exited;
+    // FAULTS_LOG_DIR=dir keeps what the app printed, one file per test file, for a look afterwards.
+    if (process.env.FAULTS_LOG_DIR) {
+      mkdirSync(process.env.FAULTS_LOG_DIR, { recursive: true });
+      writeFileSync(path.join(process.env.FAULTS_LOG_DIR, `${path.basename(expect.getState().testPath ?? "app")}-${port}.log`), output);
+    }
   });
 
   const env: NodeJS.ProcessEnv = {
