@@ -73,6 +73,17 @@ describe("npm start restarts a SIGKILLed worker while the web server keeps answe
     expect(app.output()).toContain("the worker");
     expect(app.output()).toMatch(/exited unexpectedly \(SIGKILL\); restarting it in 1 s/);
 
+    // The other way round: the web server SIGKILLed is restarted too, the worker left running.
+    const [webPid] = app.childPids(/next/i);
+    expect(webPid).toBeGreaterThan(0);
+    const webKilledAt = Date.now();
+    process.kill(webPid, "SIGKILL");
+    await until("the web server answering again", async () => (await app.health()).status === 200, 60_000, 200);
+    const webBackMs = Date.now() - webKilledAt;
+    report("web server SIGKILL under npm start", { answeringAgainAfterMs: webBackMs });
+    expect(app.childPids(/next/i).some((pid) => pid !== webPid)).toBe(true);
+    expect(app.childPids(/jobs\/worker\.ts/)).toEqual([newWorkerPid]);
+
     // SIGTERM still stops everything cleanly.
     expect(await app.stop()).toBe(0);
     expect(app.childPids(/./)).toEqual([]);
