@@ -33,6 +33,7 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 function restTraffic(tenant: Tenant, endpointId: string, secrets: { password: string; secret: string; outbound: string; searchMarker: string; port: number }) {
   let running = true;
   const statuses: number[] = [];
+  const noAnswer: string[] = [];
   const loop = (async () => {
     for (let i = 0; running; i++) {
       const calls = [
@@ -42,11 +43,17 @@ function restTraffic(tenant: Tenant, endpointId: string, secrets: { password: st
         () => tenant.api("POST", "/endpoints", { name: `during-${i}`, provider: "standard-webhooks", secret: secrets.secret, destinationUrl: `http://u:${secrets.password}@127.0.0.1:${secrets.port}/x` }),
         () => tenant.api("POST", `/endpoints/${endpointId}/rotate-secret`, { secret: secrets.secret }),
       ];
-      statuses.push(await calls[i % calls.length]().then((a) => a.status, () => 0));
+      const started = Date.now();
+      statuses.push(
+        await calls[i % calls.length]().then(
+          (a) => a.status,
+          (error) => (noAnswer.push(`call ${i % calls.length}: ${String(error)} after ${Date.now() - started} ms`), 0),
+        ),
+      );
       await sleep(100);
     }
   })();
-  return { statuses, stop: async () => ((running = false), await loop) };
+  return { statuses, noAnswer, stop: async () => ((running = false), await loop) };
 }
 
 describe("no secret, credential, key hash, body, header value or query parameter appears in anything the app printed", () => {
@@ -166,6 +173,7 @@ describe("no secret, credential, key hash, body, header value or query parameter
       outputBytes: output.length,
       outputLines: output.split("\n").length,
       restStatuses: [...new Set(rest.statuses)].sort(),
+      restNoAnswer: rest.noAnswer,
       ingestStatuses: [...new Set(ingest.results.map((r) => r.status))].sort(),
       replay: [one.status, bulk.status],
       leaked: leaks.map((l) => l.name),
