@@ -82,18 +82,26 @@ export function superviseChild({
     const startedAt = Date.now();
     const running = launch();
     child = running;
-    running.on("exit", (code, signal) => {
+    let gone = false;
+    const onGone = (why: string) => {
+      if (gone) return;
+      gone = true;
       if (child === running) child = undefined;
       if (stopped) return;
       if (Date.now() - startedAt >= RESTART_STABLE_AFTER_MS) failures = 0;
       const delay = restartDelayMs(failures);
       failures += 1;
-      log(`${name} (pid ${running.pid}) exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it in ${delay / 1000} s`);
+      log(`${name} (pid ${running.pid ?? "none"}) exited unexpectedly (${why}); restarting it in ${delay / 1000} s`);
       const told = onExit?.(running).catch(() => {});
       timer = setTimeout(async () => {
         await Promise.race([told, new Promise((resolve) => setTimeout(resolve, 5_000))]);
         if (!stopped) run();
       }, delay);
+    };
+    running.on("exit", (code, signal) => onGone(signal ?? `exit code ${code}`));
+    // A process that could not be started (EAGAIN, ENOMEM) reports only an error, never an exit.
+    running.on("error", (error: NodeJS.ErrnoException) => {
+      if (running.pid === undefined) onGone(`could not start: ${error.code ?? "error"}`);
     });
   };
   run();
