@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "./ids";
+import { NotFoundError } from "@/lib/errors";
+import { idOrNotFound, isId, newId } from "./ids";
 
 describe("newId", () => {
   it("makes prefixed 25-character base-36 ids, all different across many refills of the random pool", () => {
@@ -12,5 +13,18 @@ describe("newId", () => {
     // The leading base-36 digit of a uniform 128-bit value takes many values; a pool read as zeros would not.
     const leading = new Set(Array.from({ length: 2_000 }, () => newId("ep").slice(3, 5)));
     expect(leading.size).toBeGreaterThan(50);
+  });
+});
+
+describe("isId and idOrNotFound", () => {
+  it("accept exactly what newId makes for that prefix, and nothing else reaches a query", () => {
+    const id = newId("dlv");
+    expect(isId("dlv", id)).toBe(true);
+    expect(idOrNotFound("dlv", id, "Delivery")).toBe(id);
+    for (const bad of [newId("ep"), `${id}x`, id.slice(0, -1), id.toUpperCase(), `${id}\u0000`, "a\u0000b", "dlv_x", "", " " + id, "../dlv", "dlv_" + "é".repeat(25)]) {
+      expect(isId("dlv", bad), JSON.stringify(bad)).toBe(false);
+      expect(() => idOrNotFound("dlv", bad, "Delivery")).toThrow(NotFoundError);
+    }
+    expect(() => idOrNotFound("ep", null, "Endpoint")).toThrow("Endpoint not found.");
   });
 });

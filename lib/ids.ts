@@ -1,4 +1,5 @@
 import { randomFillSync } from "node:crypto";
+import { NotFoundError } from "@/lib/errors";
 
 export type IdPrefix = "usr" | "org" | "ep" | "dlv" | "key" | "inc" | "mail";
 
@@ -25,4 +26,10 @@ export function isId(prefix: IdPrefix, value: string): boolean {
   let format = ID_FORMATS.get(prefix);
   if (!format) ID_FORMATS.set(prefix, (format = new RegExp(`^${prefix}_[0-9a-z]{25}$`)));
   return format.test(value);
+}
+
+/** `value` when it is an id of `prefix`, else 404 (`what` not found): garbage never reaches a query. */
+export function idOrNotFound(prefix: IdPrefix, value: unknown, what: string): string {
+  if (typeof value === "string" && isId(prefix, value)) return value;
+  throw new NotFoundError(what);
 }

@@ -1,6 +1,7 @@
 // The one wrapper every /api/v1 route goes through: bearer API key → tenant ctx, errors → HTTP.
 // It also holds the rules every route shares (API.md "Tenancy"): bodies over 1 MiB get 413, and a
-// control character in a path parameter, a query parameter or a JSON field gets 400.
+// control character in a path parameter, a query parameter or a JSON field gets 400; a path id not in
+// our id format gets 404 before any query; the database out of reach gets 503 (error-response.ts).
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";

@@ -69,6 +69,8 @@ describe("describeError keeps parameters, details and URL credentials out of the
     expect(stripUrlCredentials(`see smtp://mailer:${PASSWORD}@smtp.test:587 and http://plain.test/a@b`)).toBe("see smtp://***@smtp.test:587 and http://plain.test/a@b");
     expectClean(describeError(new SyntaxError(`Unexpected token 'h', "${SECRET}" is not valid JSON`)));
     expectClean(redactLogText(`Failed task 12 (deliver) with error 'Failed query: select $1\nparams: ${SECRET}'`));
+    expectClean(redactLogText(`Failed task 12 (deliver) with error 'invalid input syntax for type integer: "${SECRET}"'`));
+    expect(redactLogText('invalid byte sequence for encoding "UTF8": 0x00 0xff')).toBe('invalid byte sequence for encoding "UTF8" (value not logged)');
     expect(describeError("plain text")).toBe("plain text");
     expect(describeError({ query: SECRET })).toBe("a thrown object (not logged)");
   });

@@ -59,8 +59,16 @@ export function describeErrorBriefly(error: unknown): string {
 
 /**
  * For log text made elsewhere from an error (graphile-worker's "Failed task … with error '…'" and its
- * stack): drizzle's "Failed query: … params: …" and URL credentials taken out.
+ * stack): drizzle's "Failed query: … params: …", values quoted by PostgreSQL and URL credentials taken out.
  */
 export function redactLogText(text: string): string {
-  return stripUrlCredentials(text.replace(/Failed query: [\s\S]*?\nparams: [^\n]*/g, "Failed query (statement and parameters not logged)"));
+  return stripUrlCredentials(
+    text
+      .replace(/Failed query: [\s\S]*?\nparams: [^\n]*/g, "Failed query (statement and parameters not logged)")
+      // PostgreSQL's data-exception messages quoting the value (what describeError cuts by SQLSTATE).
+      .replace(QUOTED_VALUE, "$1 (value not logged)"),
+  );
 }
+
+const QUOTED_VALUE =
+  /(invalid input syntax for type [^:\n]+|invalid input value for enum [^:\n]+|date\/time field value out of range|invalid byte sequence for encoding "[^"\n]+"): (?:"[^"\n]*"|0x[0-9a-f]+(?: 0x[0-9a-f]+)*)/gi;

@@ -299,11 +299,20 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     return { via: "raw", family: headOnly ? "slow: head never finished" : `slow: body dribbled (${ingest ? "ingest" : "rest"})`, bytes: Buffer.from(head), dribbleMs: 1500 };
   }
 
+  /** Form posts to pages, as a browser without JavaScript or a forged server-action call would send them. */
+  function pagePost(): FuzzRequest {
+    const headers: Record<string, string> = { "content-type": pick(["multipart/form-data; boundary=x", "multipart/form-data", "application/x-www-form-urlencoded", "text/plain;charset=UTF-8", "application/json"]) };
+    if (chance(0.5)) headers["next-action"] = pick([hex(42), "00deadbeef", "", "x".repeat(300), encodedNasty()]);
+    const body = pick(["--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb\r\n--x--\r\n", "--x\r\n\r\n", "[[[[", "%ZZ=%%&a", '["$K1"]', "", ...BAD_JSON, ...INVALID_UTF8]);
+    return { via: "fetch", family: "page POST (form or server action)", method: "POST", path: pick(["/", "/login", "/signup", "/overview", "/deliveries", `/endpoints/${realEndpoint()}`, "/nothing/here", "/api/v1/endpoints/a/b/c"]), headers, body };
+  }
+
   return {
     next(index: number): FuzzRequest {
       const roll = random();
       if (roll < 0.45) return ingestRequest();
-      if (roll < 0.92) return restRequest();
+      if (roll < 0.9) return restRequest();
+      if (roll < 0.93) return pagePost();
       return rawRequest();
     },
     slowRequest,

@@ -5,13 +5,14 @@ import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { replayDelivery } from "@/lib/delivery/replay-delivery";
+import { idOrNotFound } from "@/lib/ids";
 
 export type DeliveryActionState = FormState<{ done: "replay" | "bury"; at: number }>;
 
 export async function deliveryAction(_: DeliveryActionState, form: FormData): Promise<DeliveryActionState> {
   return runFormAction(async () => {
     const ctx = await requireDashboardCtx();
-    const id = String(form.get("id") ?? "");
+    const id = idOrNotFound("dlv", form.get("id"), "Delivery");
     const intent = form.get("intent") === "bury" ? "bury" : "replay";
     await (intent === "bury" ? buryDelivery : replayDelivery)({ ctx, input: { id } });
     revalidatePath(`/deliveries/${id}`);

@@ -8,8 +8,9 @@ import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint";
 import { endpointChangesFromForm } from "@/lib/endpoints/endpoint-changes-from-form";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
+import { idOrNotFound } from "@/lib/ids";
 
-const idOf = (form: FormData) => String(form.get("id") ?? "");
+const idOf = (form: FormData) => idOrNotFound("ep", form.get("id"), "Endpoint");
 
 export async function updateEndpointAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
