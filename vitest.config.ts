@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
     include: ["{lib,jobs,db,test,app,components}/**/*.test.ts"],
+    // The fault suites start their own PostgreSQL and `npm start`s: test/faults/vitest.config.ts runs them.
+    exclude: [...configDefaults.exclude, "**/*.fault.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,4 +1,5 @@
-// `npm test`: vitest (unit + integration), then Playwright, then one line of totals:
+// `npm test`: vitest (unit + integration), the fault suites (test/faults, each on its own PostgreSQL),
+// then Playwright, then one line of totals:
 // `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -49,6 +50,7 @@ function suiteCrashed(name: string, why: string) {
 const SOLO = ".solo.int.test.ts";
 
 async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string) {
+  const started = Date.now();
   const report = path.join(tmp, `${name}.json`);
   const failedBefore = totals.failed;
   const code = await run(
@@ -67,6 +69,7 @@ async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string) {
     if (file.status === "failed" && failedTests === 0) suiteCrashed(name, `${file.name}: ${file.message ?? "failed"}`);
   }
   if (code !== 0 && totals.failed === failedBefore) suiteCrashed(name, `exit code ${code}`);
+  console.log(`[test] ${name}: ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
@@ -114,6 +117,9 @@ async function main(): Promise<number> {
   else {
     await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
     await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
+    // `*.fault.test.ts`: each file starts its own PostgreSQL and `npm start` and breaks something
+    // (kills, outages); they need no DATABASE_URL and run side by side (mostly waiting), ~3-4 min.
+    await runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults");
   }
   if (vitestArgs.length === 0 && existsSync("playwright.config.ts")) {
     if (built) await runPlaywright(env);

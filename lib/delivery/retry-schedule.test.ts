@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseRetryAfterMs, retryDelayMs } from "./retry-schedule";
+import { retryMaxDelayMs } from "./settings";
 
 const middle = () => 0.5; // no jitter
 const lowest = () => 0; // −20 %
@@ -82,5 +83,29 @@ describe("reads Retry-After as seconds or an HTTP-date", () => {
   it("caps absurd values at a day", () => {
     expect(parseRetryAfterMs("999999999999999999999", now)).toBe(MAX_RETRY_AFTER_MS);
     expect(parseRetryAfterMs("Fri, 31 Dec 9999 23:59:59 GMT", now)).toBe(MAX_RETRY_AFTER_MS);
+  });
+});
+
+describe("caps the wait at DELIVERY_RETRY_MAX_DELAY_SECONDS when set", () => {
+  it("caps at the configured seconds, jitter staying under the cap", () => {
+    const saved = process.env.DELIVERY_RETRY_MAX_DELAY_SECONDS;
+    process.env.DELIVERY_RETRY_MAX_DELAY_SECONDS = "20";
+    try {
+      expect(retryDelayMs({ retryBaseSeconds: 1, retryNumber: 3, random: middle })).toBe(16_000);
+      expect(retryDelayMs({ retryBaseSeconds: 1, retryNumber: 4, random: middle })).toBe(20_000);
+      expect(retryDelayMs({ retryBaseSeconds: 1, retryNumber: 5, random: lowest })).toBe(16_000);
+      expect(retryDelayMs({ retryBaseSeconds: 1, retryNumber: 5, random: highest })).toBe(20_000);
+      // The destination's Retry-After still wins.
+      expect(retryDelayMs({ retryBaseSeconds: 1, retryNumber: 5, retryAfterMs: 60_000, random: middle })).toBe(60_000);
+    } finally {
+      if (saved === undefined) delete process.env.DELIVERY_RETRY_MAX_DELAY_SECONDS;
+      else process.env.DELIVERY_RETRY_MAX_DELAY_SECONDS = saved;
+    }
+  });
+
+  it("keeps one hour when unset or not a positive whole number", () => {
+    expect(retryMaxDelayMs({})).toBe(3_600_000);
+    expect(retryMaxDelayMs({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "abc" })).toBe(3_600_000);
+    expect(retryMaxDelayMs({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "30" })).toBe(30_000);
   });
 });

@@ -20,3 +20,12 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
     leaseMarginMs: positiveInteger(env.DELIVERY_LEASE_MARGIN_MS, 30_000),
   };
 }
+
+/**
+ * The longest wait between two automatic attempts (DELIVERY_RETRY_MAX_DELAY_SECONDS, default 3600 =
+ * API.md's one hour), before the destination's Retry-After. The fault suite shortens it so a
+ * destination that was down two minutes is tried again within seconds of coming back.
+ */
+export function retryMaxDelayMs(env: Record<string, string | undefined> = process.env): number {
+  return positiveInteger(env.DELIVERY_RETRY_MAX_DELAY_SECONDS, 3600) * 1000;
+}
