@@ -1,4 +1,5 @@
 // The worker process (`npm run start:worker`; `npm start` runs it beside the web server).
+import { exitSafelyOnUncaughtErrors, guardConsole } from "@/lib/logging/guard-console";
 import { runWorker } from "@/lib/runtime/run-worker";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
@@ -7,4 +8,6 @@ import { taskList } from "./index";
 // roll-ups are bounded batches, but a roll-up after a long outage folds everything that piled up.
 process.env.DATABASE_STATEMENT_TIMEOUT_MS = process.env.WORKER_STATEMENT_TIMEOUT_MS ?? "0";
 
+guardConsole();
+exitSafelyOnUncaughtErrors("worker");
 await runWorker(taskList, { crontab });
