@@ -22,6 +22,12 @@ const limits = () => ({
 let running = 0;
 const waiting: Array<() => void> = [];
 
+/** True when a hash asked for now would be refused: callers can refuse before doing any other work. */
+export function passwordHashingIsFull(): boolean {
+  const { concurrency, queue } = limits();
+  return running >= concurrency && waiting.length >= queue;
+}
+
 /** Runs `hash` when a hashing slot is free; throws PasswordHashingBusyError at once when the queue is full. */
 export async function withPasswordHashingSlot<T>(hash: () => Promise<T>): Promise<T> {
   const { concurrency, queue } = limits();

@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
-import { getDb } from "@/db";
-import { memberships, users } from "@/db/schema";
+import { getAuthSql } from "@/db";
 import { accountBucket, addressBucket, addressKey, minutesText } from "@/lib/auth/throttle/limits";
 import { countAttempt } from "@/lib/auth/throttle/count-attempt";
 import { uncountAttempt } from "@/lib/auth/throttle/uncount-attempt";
-import { hashPassword, PasswordHashingBusyError, verifyPassword } from "@/lib/crypto/password";
+import { hashPassword, PasswordHashingBusyError, passwordHashingIsFull, verifyPassword } from "@/lib/crypto/password";
 import { TooManyRequestsError } from "@/lib/errors";
 
 export interface AuthenticatedUser {
@@ -41,6 +39,8 @@ export async function authenticateUser(input: { email: unknown; password: unknow
   const password = input.password;
   // Nothing any account could match: refused without a query or a hash.
   if (!email || typeof password !== "string" || password.length === 0 || password.length > 1024) return null;
+  // A storm meets a full hashing queue: refused before any query, so it costs the process next to nothing.
+  if (passwordHashingIsFull()) throw new PasswordHashingBusyError();
   const address = addressKey(input.address ?? null);
   const buckets = [accountBucket(email), ...(address ? [addressBucket(address)] : [])];
   const refusal = await countAttempt(buckets);
@@ -48,16 +48,15 @@ export async function authenticateUser(input: { email: unknown; password: unknow
     const retryAfter = minutesText(refusal.retryAfterSeconds);
     throw new TooManyRequestsError("rate_limited", `Too many sign-in attempts; try again in ${retryAfter}.`, Math.ceil(refusal.retryAfterSeconds));
   }
-  const [row] = await getDb()
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, organizationId: memberships.organizationId })
-    .from(users)
-    .innerJoin(memberships, eq(memberships.userId, users.id))
-    .where(eq(users.email, email))
-    .orderBy(memberships.createdAt)
-    .limit(1);
+  // On sign-in's own pool, like the throttle: a storm waits there, not in the shared pool.
+  const [row] = await getAuthSql()<{ id: string; email: string; name: string | null; password_hash: string; organization_id: string }[]>`
+    select u.id, u.email, u.name, u.password_hash, m.organization_id
+    from users u join memberships m on m.user_id = u.id
+    where u.email = ${email}
+    order by m.created_at limit 1`;
   let ok: boolean;
   try {
-    ok = await verifyPassword(password, row?.passwordHash ?? (await decoy()));
+    ok = await verifyPassword(password, row?.password_hash ?? (await decoy()));
   } catch (error) {
     // Never checked: the attempt does not count against anyone.
     if (error instanceof PasswordHashingBusyError) await uncountAttempt(buckets.map((b) => b.key));
@@ -65,5 +64,5 @@ export async function authenticateUser(input: { email: unknown; password: unknow
   }
   if (!row || !ok) return null;
   await uncountAttempt(address ? [addressBucket(address).key] : [], [accountBucket(email).key]);
-  return { userId: row.id, email: row.email, name: row.name, organizationId: row.organizationId };
+  return { userId: row.id, email: row.email, name: row.name, organizationId: row.organization_id };
 }

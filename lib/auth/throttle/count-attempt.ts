@@ -1,4 +1,4 @@
-import { getSql } from "@/db";
+import { getAuthSql } from "@/db";
 import type { Bucket } from "./limits";
 
 export interface Refusal {
@@ -18,7 +18,7 @@ export async function countAttempt(buckets: Bucket[]): Promise<Refusal | null> {
   if (buckets.length === 0) return null;
   // Rows locked in key order, so two attempts upserting the same two keys cannot deadlock.
   const sorted = [...buckets].sort((a, b) => (a.key < b.key ? -1 : 1));
-  const sql = getSql();
+  const sql = getAuthSql();
   const rows = await sql<{ key: string; count: number; seconds_left: number }[]>`
     insert into auth_throttles as t (key, count, window_ends_at)
     select b.key, 1, now() + make_interval(secs => b.secs)
