@@ -23,7 +23,7 @@ const decoy = () =>
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** An email fit to look up and to key the throttle with, or null for input no account can have. */
-export function signInEmail(email: unknown): string | null {
+function signInEmail(email: unknown): string | null {
   if (typeof email !== "string") return null;
   const normalized = email.trim().toLowerCase();
   return normalized.length > 0 && normalized.length <= 254 && !CONTROL.test(normalized) ? normalized : null;
