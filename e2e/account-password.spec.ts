@@ -71,5 +71,5 @@ test("after sign-out in one tab, a form left open in another is refused and sent
   // (whereas the same form with a live session makes one, listed by name)
   await open.getByLabel("Key name").fill("signed in again");
   await open.getByRole("button", { name: "Create key" }).click();
-  await expect(open.getByRole("cell", { name: "signed in again" })).toBeVisible();
+  await expect(open.getByRole("cell", { name: "signed in again", exact: true })).toBeVisible();
 });
