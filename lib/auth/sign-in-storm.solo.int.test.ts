@@ -71,8 +71,10 @@ const STORM_SOURCE = `
 const http = require("node:http");
 const { url, emails, count, password, spreadMs } = JSON.parse(process.env.STORM);
 const base = new URL(url);
+// Each of the 300 keeps its connection, as a client sending several requests would.
+const agent = new http.Agent({ keepAlive: true, maxSockets: count });
 const call = (method, path, headers, body) => new Promise((resolve) => {
-  const request = http.request({ host: base.hostname, port: base.port, path, method, headers, agent: false }, (response) => {
+  const request = http.request({ host: base.hostname, port: base.port, path, method, headers, agent }, (response) => {
     let text = "";
     response.on("data", (chunk) => (text += chunk));
     response.on("end", () => resolve({ status: response.statusCode, headers: response.headers, text }));
@@ -101,6 +103,7 @@ const call = (method, path, headers, body) => new Promise((resolve) => {
   const outcomes = { "signed in": 0, wrong: 0, busy: 0, throttled: 0, other: 0 };
   for (const outcome of answers) outcomes[outcome] += 1;
   process.stdout.write(JSON.stringify({ outcomes, mostInFlight, ms: Date.now() - started }));
+  agent.destroy();
 })();`;
 
 async function runStorm(url: string, emails: string[], count: number, spreadMs: number): Promise<{ outcomes: Record<Outcome, number>; mostInFlight: number; ms: number }> {
