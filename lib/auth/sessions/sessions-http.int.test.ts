@@ -108,6 +108,23 @@ describe("sign-in over HTTP is throttled", () => {
   });
 });
 
+describe("bad sign-in input over HTTP is refused cleanly", () => {
+  it("answers a huge email, control characters and a NUL with the wrong-password redirect, never a 500", async () => {
+    const owner = await createOrganizationFixture();
+    for (const [email, password] of [
+      ["x".repeat(200_000) + "@example.test", PASSWORD],
+      [`${owner.email}\u0000`, PASSWORD],
+      [`a\u0007\u001b[2Jb@example.test`, PASSWORD],
+      [owner.email, "p".repeat(200_000)],
+    ]) {
+      const answer = await signInOverHttp(url, new CookieJar(), email!, password!);
+      expect(answer.status).toBe(302);
+      expect(answer.location).toMatch(/error=CredentialsSignin&code=credentials/);
+    }
+    await signedIn(owner.email);
+  });
+});
+
 describe("last_seen_at is refreshed at most once a minute", () => {
   it("updates a session seen over a minute ago, and not one seen just now", async () => {
     const owner = await createOrganizationFixture();
