@@ -86,6 +86,9 @@ const call = (method, path, headers, body) => new Promise((resolve) => {
   const csrf = await call("GET", "/api/auth/csrf", {});
   const cookie = (csrf.headers["set-cookie"] || []).map((c) => c.split(";")[0]).join("; ");
   const token = JSON.parse(csrf.text).csrfToken;
+  // Ready: the storm starts when the test says so, so this process's own start is not part of it.
+  process.stdout.write("ready\\n");
+  await new Promise((resolve) => process.stdin.once("data", resolve));
   const codes = { credentials: "wrong", busy: "busy", too_many_attempts: "throttled" };
   let inFlight = 0;
   let mostInFlight = 0;
@@ -102,16 +105,44 @@ const call = (method, path, headers, body) => new Promise((resolve) => {
   }));
   const outcomes = { "signed in": 0, wrong: 0, busy: 0, throttled: 0, other: 0 };
   for (const outcome of answers) outcomes[outcome] += 1;
-  process.stdout.write(JSON.stringify({ outcomes, mostInFlight, ms: Date.now() - started }));
+  process.stdout.write(JSON.stringify({ outcomes, mostInFlight, ms: Date.now() - started }) + "\\n");
   agent.destroy();
 })();`;
 
-async function runStorm(url: string, emails: string[], count: number, spreadMs: number): Promise<{ outcomes: Record<Outcome, number>; mostInFlight: number; ms: number }> {
-  const child = spawn(process.execPath, ["-e", STORM_SOURCE], { env: { ...process.env, STORM: JSON.stringify({ url, emails, count, password: PASSWORD, spreadMs }) }, stdio: ["ignore", "pipe", "inherit"] });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  await new Promise((resolve) => child.on("exit", resolve));
-  return JSON.parse(output);
+/** Starts the attackers' process; `go()` sends the storm and resolves with how it was answered. */
+async function prepareStorm(url: string, emails: string[], count: number, spreadMs: number) {
+  const child = spawn(process.execPath, ["-e", STORM_SOURCE], {
+    env: { ...process.env, STORM: JSON.stringify({ url, emails, count, password: PASSWORD, spreadMs }) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  let waiting: (() => void) | undefined;
+  let buffered = "";
+  child.stdout!.on("data", (chunk) => {
+    buffered += chunk;
+    for (let at = buffered.indexOf("\n"); at >= 0; at = buffered.indexOf("\n")) {
+      lines.push(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+      waiting?.();
+    }
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const nextLine = async () => {
+    while (lines.length === 0) {
+      if (child.exitCode !== null) throw new Error("the storm process exited early");
+      await Promise.race([new Promise<void>((resolve) => (waiting = resolve)), exited]);
+    }
+    return lines.shift()!;
+  };
+  expect(await nextLine()).toBe("ready");
+  return {
+    async go(): Promise<{ outcomes: Record<Outcome, number>; mostInFlight: number; ms: number }> {
+      child.stdin!.end("go\n");
+      const result = JSON.parse(await nextLine());
+      await exited;
+      return result;
+    },
+  };
 }
 
 describe("300 parallel sign-ins leave another organization's ingest p99 within 2× of idle", () => {
@@ -133,14 +164,15 @@ describe("300 parallel sign-ins leave another organization's ingest p99 within 2
     const url = server!.url;
     // Warm both routes: a fresh server's first answers are not what is measured.
     await ingestAtSteadyRate(ingestUrl, secret, 100, INGEST_RATE, "warm");
-    await runStorm(url, emails.slice(0, 6), 6, 0);
+    await (await prepareStorm(url, emails.slice(0, 6), 6, 0)).go();
 
     const idle = await ingestAtSteadyRate(ingestUrl, secret, INGEST_REQUESTS, INGEST_RATE, "idle");
 
     // The storm starts just after the measured ingest, which runs through it.
+    const attackers = await prepareStorm(url, emails, STORM, STORM_SPREAD_MS);
     const measured = ingestAtSteadyRate(ingestUrl, secret, INGEST_REQUESTS, INGEST_RATE, "storm");
     await new Promise((r) => setTimeout(r, STORM_STARTS_AFTER_MS));
-    const storm = await runStorm(url, emails, STORM, STORM_SPREAD_MS);
+    const storm = await attackers.go();
     const during = await measured;
     const outcomes = storm.outcomes;
     const idleP99 = percentile(idle.map((s) => s.ms), 99);
