@@ -92,13 +92,31 @@ export function getIngestSql(options: { max: number; statementTimeoutMs: number 
   return ingestHolder.__inboxIngestSql.sql;
 }
 
+const authHolder = globalThis as unknown as { __inboxAuthSql?: { url: string; sql: postgres.Sql } };
+
+/**
+ * Sign-in's own small pool (throttle counters, the user lookup): a storm of sign-ins queues there, not
+ * in front of the shared pool's queries (the ingest endpoint cache's refresh, the dashboard).
+ */
+export function getAuthSql(): postgres.Sql {
+  const url = databaseUrl();
+  if (authHolder.__inboxAuthSql?.url !== url) {
+    const max = Number(process.env.AUTH_DATABASE_POOL_SIZE ?? 3);
+    authHolder.__inboxAuthSql = { url, sql: postgres(url, { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: NO_JIT }) };
+  }
+  return authHolder.__inboxAuthSql.sql;
+}
+
 /** Closes the pools (worker shutdown, tests). */
 export async function closeDb(): Promise<void> {
   const current = holder.__inboxClients;
   const ingest = ingestHolder.__inboxIngestSql;
+  const authSql = authHolder.__inboxAuthSql;
   holder.__inboxClients = undefined;
   ingestHolder.__inboxIngestSql = undefined;
+  authHolder.__inboxAuthSql = undefined;
   await ingest?.sql.end({ timeout: 5 });
+  await authSql?.sql.end({ timeout: 5 });
   if (current) await Promise.all([current.dbClient.end({ timeout: 5 }), current.sql.end({ timeout: 5 })]);
 }
 

@@ -263,3 +263,4 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
 });
 
 export * from "./schema/alerts";
+export * from "./schema/auth";

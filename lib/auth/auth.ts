@@ -1,13 +1,25 @@
-// Auth.js: email + password (Credentials) with JWT sessions that carry the user's organization.
+// Auth.js: email + password (Credentials). Credentials needs the `jwt` strategy, so the JWT names a
+// server-side session (lib/auth/sessions) that every request checks: sign-out and a password change
+// end sessions for real, and a removed membership stops working on the next request.
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { PasswordHashingBusyError } from "@/lib/crypto/password";
+import { TooManyRequestsError } from "@/lib/errors";
+import { clientAddress } from "@/lib/http/client-address";
 import { authenticateUser } from "@/lib/organizations/authenticate-user";
 import { describeError } from "@/lib/logging/describe-error";
+import { checkSession } from "./sessions/check-session";
+import { endSession } from "./sessions/end-session";
+import { SESSION_DAYS, startSession } from "./sessions/start-session";
+import { SignInRefused } from "./sign-in-refused";
 
 declare module "next-auth" {
   interface Session {
     userId?: string;
     organizationId?: string;
+    sessionId?: string;
+    /** The session could not be checked (database unavailable): neither signed in nor signed out. */
+    sessionCheckFailed?: boolean;
   }
   interface User {
     organizationId?: string;
@@ -16,31 +28,58 @@ declare module "next-auth" {
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
-  // A wrong password is an expected answer, not a server error worth a stack trace.
+  // A wrong password (or a throttled one) is an expected answer, not a server error worth a stack trace.
   logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || console.error(`[auth] ${describeError(error)}`)) },
-  session: { strategy: "jwt" },
+  session: { strategy: "jwt", maxAge: SESSION_DAYS * 24 * 60 * 60 },
   pages: { signIn: "/login" },
   providers: [
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },
-      async authorize(credentials) {
-        const { email, password } = credentials as { email?: string; password?: string };
-        if (!email || !password) return null;
-        const user = await authenticateUser(email, password);
-        return user ? { id: user.userId, email: user.email, name: user.name, organizationId: user.organizationId } : null;
+      async authorize(credentials, request) {
+        try {
+          const user = await authenticateUser({ email: credentials?.email, password: credentials?.password, address: clientAddress(request.headers) });
+          return user ? { id: user.userId, email: user.email, name: user.name, organizationId: user.organizationId } : null;
+        } catch (error) {
+          if (error instanceof TooManyRequestsError) throw new SignInRefused(error.message, "too_many_attempts");
+          if (error instanceof PasswordHashingBusyError) throw new SignInRefused(error.message, "busy");
+          throw error;
+        }
       },
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       if (user) {
-        token.userId = user.id;
-        token.organizationId = user.organizationId;
+        const sessionId = await startSession({ userId: user.id!, organizationId: user.organizationId! });
+        return { ...token, sid: sessionId, userId: user.id, organizationId: user.organizationId };
       }
-      return token;
+      // A token from before sessions were kept on the server names none: signed out.
+      if (typeof token.sid !== "string") return null;
+      try {
+        const live = await checkSession(token.sid);
+        if (!live) return null; // Auth.js clears the cookie
+        const { checkFailed: _, ...rest } = token;
+        return { ...rest, userId: live.userId, organizationId: live.organizationId };
+      } catch (error) {
+        // The database is unreachable: keep the cookie (a blip must not sign everyone out) but open nothing.
+        console.error("[auth] session check failed:", (error as { code?: string }).code ?? (error as Error).name);
+        return { ...token, checkFailed: true };
+      }
     },
     session({ session, token }) {
-      return { ...session, userId: token.userId as string | undefined, organizationId: token.organizationId as string | undefined };
+      if (token.checkFailed) return { ...session, sessionCheckFailed: true };
+      return {
+        ...session,
+        userId: token.userId as string | undefined,
+        organizationId: token.organizationId as string | undefined,
+        sessionId: token.sid as string | undefined,
+      };
+    },
+  },
+  events: {
+    async signOut(message) {
+      const sid = "token" in message ? message.token?.sid : undefined;
+      if (typeof sid === "string") await endSession(sid);
     },
   },
 });

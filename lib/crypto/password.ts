@@ -1,15 +1,16 @@
 // Password hashing with scrypt (memory-hard, in node:crypto, so no native dependency).
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { scryptInBackground } from "./password-hasher";
+import { withPasswordHashingSlot } from "./password-slots";
+
+export { PasswordHashingBusyError, passwordHashingIsFull } from "./password-slots";
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+/** Every hash takes one of the process's few hashing slots (password-slots.ts; may throw PasswordHashingBusyError) and runs in a low-priority thread (password-hasher.ts). */
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 128 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
+  return withPasswordHashingSlot(() => scryptInBackground(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 128 * 1024 * 1024 }));
 }
 
 export async function hashPassword(password: string): Promise<string> {
