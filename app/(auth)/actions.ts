@@ -5,12 +5,14 @@ import { headers } from "next/headers";
 import { signIn, signOut } from "@/lib/auth/auth";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { registerAccount } from "@/lib/auth/register-account";
+import { SIGN_IN_BUSY_MESSAGE, signInAdmitted } from "@/lib/auth/sign-in-gate";
 import { SignInRefused } from "@/lib/auth/sign-in-refused";
 import { clientAddress } from "@/lib/http/client-address";
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 async function signInWith(email: string, password: string): Promise<FormState> {
+  if (!signInAdmitted()) return { error: SIGN_IN_BUSY_MESSAGE };
   try {
     await signIn("credentials", { email, password, redirectTo: "/overview" });
   } catch (error) {

@@ -21,7 +21,7 @@ describe("refuses private destinations at connect time unless allowed (SSRF)", (
     process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "false";
     const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
     const dead = await settled(id, "dead");
-    expect(dead.lastError).toMatch(/127\.0\.0\.1 is a private or internal address; refused/);
+    expect(dead.lastError).toMatch(/127\.0\.0\.1 is a private or internal address \(loopback, 127\.0\.0\.0\/8\)/);
     expect(dest.requests).toHaveLength(0);
   });
 
