@@ -16,7 +16,9 @@ let server: RunningServer | undefined;
 let url = "";
 
 beforeAll(async () => {
-  server = await startNextServer({ databaseUrl: database.url(), env: { AUTH_SECRET: process.env.AUTH_SECRET } });
+  // This file signs in dozens of times within seconds from one process: the per-process sign-in gate
+  // (lib/auth/sign-in-gate.ts, tested on its own) would answer some "busy".
+  server = await startNextServer({ databaseUrl: database.url(), env: { AUTH_SECRET: process.env.AUTH_SECRET, AUTH_SIGNIN_RATE: "1000" } });
   url = server.url;
 }, 240_000);
 afterAll(async () => {
