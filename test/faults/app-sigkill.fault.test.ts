@@ -1,18 +1,13 @@
 // Fault (a): the whole app — start, web server, worker — SIGKILLed under load, then started again.
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanUp, countByStatus, createApp, createEndpoint, createTenant, report, sleep, startDestination, startIngestLoad, startPrivatePostgres, waitDelivered } from "./harness";
+import { cleanUp, countByStatus, report, sleep, startIngestLoad, startStage, waitDelivered } from "./harness";
 
 afterAll(cleanUp);
 
 describe("every webhook answered 200 is delivered after the whole app is SIGKILLed and started again", () => {
   it("delivers each 200's delivery id at the destination", async () => {
-    const pg = await startPrivatePostgres();
-    const app = await createApp(pg.url);
-    await app.start();
-    const tenant = await createTenant(app, pg.url);
-    const destination = await startDestination();
     // A slow-ish destination, so deliveries are in flight and queued when the kill lands.
-    const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url(), maxAttempts: 50 });
+    const { app, destination, endpoint } = await startStage({ endpoint: { maxAttempts: 50 } });
 
     const load = startIngestLoad(app, endpoint, { connections: 4, pauseMs: 10 });
     await sleep(5_000);

@@ -1,17 +1,12 @@
 // Fault (b): PostgreSQL stopped under load, then started again, the app left running.
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanUp, countByStatus, createApp, createEndpoint, createTenant, report, sleep, startDestination, startIngestLoad, startPrivatePostgres, until, waitDelivered } from "./harness";
+import { cleanUp, countByStatus, report, sleep, startIngestLoad, startStage, until, waitDelivered } from "./harness";
 
 afterAll(cleanUp);
 
 describe("ingest answers 503 with Retry-After while PostgreSQL is down, and resumes without a restart", () => {
   it("503 within 10 s, never 200 while down; after PostgreSQL is back, 200 again and every 200 delivered", async () => {
-    const pg = await startPrivatePostgres();
-    const app = await createApp(pg.url);
-    await app.start();
-    const tenant = await createTenant(app, pg.url);
-    const destination = await startDestination();
-    const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url(), maxAttempts: 50 });
+    const { pg, app, destination, endpoint } = await startStage({ endpoint: { maxAttempts: 50 } });
 
     const load = startIngestLoad(app, endpoint, { connections: 3, pauseMs: 20 });
     await sleep(4_000);

@@ -2,7 +2,7 @@
 // caps the backoff (1, 4, 16, 20, 20 … s) so the first attempt after the outage comes within ~20 s
 // instead of ~341 s with the hour-long default cap.
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanUp, countByStatus, createApp, createEndpoint, createTenant, report, sleep, startDestination, startIngestLoad, startPrivatePostgres, waitDelivered } from "./harness";
+import { cleanUp, countByStatus, report, sleep, startIngestLoad, startStage, waitDelivered } from "./harness";
 
 afterAll(cleanUp);
 
@@ -10,12 +10,7 @@ const OUTAGE_MS = 120_000;
 
 describe("every delivery arrives after the destination was down for two minutes", () => {
   it("delivers each 200 once the destination is back", async () => {
-    const pg = await startPrivatePostgres();
-    const app = await createApp(pg.url, { DELIVERY_RETRY_MAX_DELAY_SECONDS: "20" });
-    await app.start();
-    const tenant = await createTenant(app, pg.url);
-    const destination = await startDestination();
-    const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url(), maxAttempts: 50, retryBaseSeconds: 1, timeoutMs: 5_000 });
+    const { app, destination, endpoint } = await startStage({ appEnv: { DELIVERY_RETRY_MAX_DELAY_SECONDS: "20" }, endpoint: { maxAttempts: 50, retryBaseSeconds: 1, timeoutMs: 5_000 } });
 
     await destination.down();
     const downAt = Date.now();

@@ -309,6 +309,28 @@ export async function createEndpoint(tenant: Tenant, settings: Record<string, un
 }
 
 // ---------------------------------------------------------------------------------------------
+// The usual stage
+
+export interface Stage {
+  pg: PrivatePostgres;
+  app: App;
+  tenant: Tenant;
+  destination: RecordingDestination;
+  endpoint: CreatedEndpoint;
+}
+
+/** A private PostgreSQL, the app started on it as `npm start` runs it, one organization, a recording destination and one endpoint to it. */
+export async function startStage(options: { appEnv?: Record<string, string>; endpoint?: Record<string, unknown> } = {}): Promise<Stage> {
+  const pg = await startPrivatePostgres();
+  const app = await createApp(pg.url, options.appEnv);
+  await app.start();
+  const tenant = await createTenant(app, pg.url);
+  const destination = await startDestination();
+  const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url(), ...options.endpoint });
+  return { pg, app, tenant, destination, endpoint };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Destination
 
 export interface RecordingDestination {

@@ -1,17 +1,12 @@
 // Fault (d): the worker SIGKILLed while its attempt is in flight (the destination holds the request).
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanUp, createApp, createEndpoint, createTenant, report, sendSigned, startDestination, startPrivatePostgres, until } from "./harness";
+import { cleanUp, report, sendSigned, startStage, until } from "./harness";
 
 afterAll(cleanUp);
 
 describe("a delivery whose worker was killed mid-attempt is delivered again within 2 minutes", () => {
   it("records the lost attempt as interrupted and delivers it under the same id", async () => {
-    const pg = await startPrivatePostgres();
-    const app = await createApp(pg.url);
-    await app.start();
-    const tenant = await createTenant(app, pg.url);
-    const destination = await startDestination();
-    const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url(), maxAttempts: 10, timeoutMs: 30_000 });
+    const { app, tenant, destination, endpoint } = await startStage({ endpoint: { maxAttempts: 10, timeoutMs: 30_000 } });
 
     destination.setMode("hang");
     const sent = await sendSigned(app, endpoint, JSON.stringify({ type: "held" }));

@@ -1,17 +1,12 @@
 // Supervision (issue #12 item 6): SIGKILL the worker under `npm start` while ingest traffic flows.
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanUp, countByStatus, createApp, createEndpoint, createTenant, report, sleep, startDestination, startIngestLoad, startPrivatePostgres, until, waitDelivered } from "./harness";
+import { cleanUp, countByStatus, report, sleep, startIngestLoad, startStage, until, waitDelivered } from "./harness";
 
 afterAll(cleanUp);
 
 describe("npm start restarts a SIGKILLed worker while the web server keeps answering", () => {
   it("ingest answers 200 throughout; health says stale until the new worker is back; it delivers within 60 s", async () => {
-    const pg = await startPrivatePostgres();
-    const app = await createApp(pg.url);
-    await app.start();
-    const tenant = await createTenant(app, pg.url);
-    const destination = await startDestination();
-    const endpoint = await createEndpoint(tenant, { destinationUrl: destination.url() });
+    const { app, destination, endpoint } = await startStage();
 
     const load = startIngestLoad(app, endpoint);
     await sleep(3_000);
