@@ -1,0 +1,18 @@
+import { AuthError } from "next-auth";
+import type { FormState } from "./form-action";
+import { signIn } from "./auth";
+import { SIGN_IN_BUSY_MESSAGE, signInAdmitted } from "./sign-in-gate";
+import { SignInRefused } from "./sign-in-refused";
+
+/** The dashboard's sign-in (a server action): through the gate, then Auth.js; a refusal becomes the form's message. */
+export async function signInWithPassword(email: string, password: string): Promise<FormState> {
+  if (!signInAdmitted()) return { error: SIGN_IN_BUSY_MESSAGE };
+  try {
+    await signIn("credentials", { email, password, redirectTo: "/overview" });
+  } catch (error) {
+    if (error instanceof SignInRefused) return { error: error.userMessage };
+    if (error instanceof AuthError) return { error: "Wrong email or password." };
+    throw error;
+  }
+  return {};
+}
