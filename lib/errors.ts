@@ -6,6 +6,7 @@ export type ErrorCode =
   | "unauthorized"
   | "not_found"
   | "conflict"
+  | "attempt_in_flight"
   | "limit_reached"
   | "method_not_allowed"
   | "payload_too_large"
@@ -52,6 +53,13 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super("conflict", 409, message);
+  }
+}
+
+/** Replay refused: an attempt at the delivery is in flight (even if it was buried meanwhile). Always 409. */
+export class AttemptInFlightError extends DomainError {
+  constructor() {
+    super("attempt_in_flight", 409, "An attempt at this delivery is in flight; replay it once that attempt has finished.");
   }
 }
 

@@ -65,7 +65,7 @@ describe("POST /deliveries/:id/replay", () => {
     await getSql()`update deliveries set status = 'delivering' where id = ${id}`;
     const res = await post(replayOne.POST, acme.apiKey, `/api/v1/deliveries/${id}/replay`, { id });
     expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe("conflict");
+    expect(res.body.error.code).toBe("attempt_in_flight");
   });
 
   it("answers 404 for another organization's delivery, an unknown id, and 401 without a key", async () => {

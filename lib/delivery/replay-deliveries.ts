@@ -1,9 +1,9 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
-import { replayedState } from "./replayed-state";
+import { noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**
  * Replays every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
@@ -12,7 +12,7 @@ import { replayedState } from "./replayed-state";
  * not delay new traffic. `dryRun` only counts.
  */
 export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
-  const where = await bulkSelection(ctx, input.filter, "delivering");
+  const where = and(await bulkSelection(ctx, input.filter, "delivering"), noAttemptInFlight)!;
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   let replayed = 0;
   for (const ids of await selectionChunks(ctx, where)) {
@@ -21,7 +21,7 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
       const rows = await tx.db
         .update(deliveries)
         .set(replayedState())
-        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "delivering")))
+        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
         .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
       // Unkeyed (see deliverJobSpec): thousands of keys could lock running jobs' rows; a scheduled
       // retry left beside a replay job finds the delivery settled or already claimed.

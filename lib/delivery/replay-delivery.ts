@@ -1,22 +1,23 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
 import { logDelivery } from "./log-delivery";
-import { replayedState } from "./replayed-state";
+import { noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**
  * Puts one delivery back to `pending` and enqueues an attempt marked `replay`, in one transaction.
  * Its automatic attempts start over (maxAttempts counts from the replay). A delivery with an
- * attempt in flight cannot be replayed until that attempt ends (409).
+ * attempt in flight cannot be replayed until that attempt ends (409 attempt_in_flight), even when it
+ * was buried meanwhile: two attempts at once, and a claim the first attempt's finish no longer matches.
  */
 export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ id: string; status: "pending" }> {
   const result = await withTransaction(ctx, async (tx) => {
     const [row] = await tx.db
       .update(deliveries)
       .set(replayedState())
-      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "delivering")))
+      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
       .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
     if (!row) {
       const [existing] = await tx.db
@@ -24,7 +25,7 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
         .from(deliveries)
         .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)));
       if (!existing) throw new NotFoundError("Delivery");
-      throw new ConflictError("An attempt at this delivery is in flight; replay it once that attempt has finished.");
+      throw new AttemptInFlightError();
     }
     await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay" })]);
     return { id: row.id, status: "pending" as const };

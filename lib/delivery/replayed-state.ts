@@ -1,5 +1,13 @@
+import { sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import type { deliveries } from "@/db/schema";
+import { deliveries } from "@/db/schema";
+
+/**
+ * Only these may be replayed: no attempt in flight. A bury keeps the claim of an attempt in flight
+ * (that attempt still finishes and is recorded), so status alone does not say; a claim whose lease
+ * has lapsed belongs to a worker that died, and no longer holds the delivery.
+ */
+export const noAttemptInFlight = sql`(${deliveries.status} <> 'delivering' and (${deliveries.claimedByJob} is null or ${deliveries.leaseExpiresAt} < now()))`;
 
 /** The columns a replay resets: pending again, a fresh series of automatic attempts, no claim, not parked. */
 export function replayedState(): PgUpdateSetSource<typeof deliveries> {
