@@ -4,8 +4,10 @@ import type { Task } from "graphile-worker";
 import { rescueDeliveries } from "@/lib/delivery/rescue-deliveries";
 
 export const rescueDeliveriesTask: Task = async () => {
-  const { lapsed, recounted, woken } = await rescueDeliveries();
-  if (lapsed + recounted + woken > 0) {
-    console.log(`[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${recounted} endpoint count(s) corrected, ${woken} parked deliveries woken`);
+  const { lapsed, orphaned, recounted, woken } = await rescueDeliveries();
+  if (lapsed + orphaned + recounted + woken > 0) {
+    console.log(
+      `[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${orphaned} pending without a runnable job re-enqueued, ${recounted} endpoint count(s) corrected, ${woken} parked deliveries woken`,
+    );
   }
 };

@@ -86,3 +86,34 @@ describe("wakes parked deliveries whose endpoint has room", () => {
     expect(left!.n).toBe(2);
   });
 });
+
+describe("re-queues a pending delivery whose job can no longer run (issue #13 race c)", () => {
+  const runnableJobs = async (id: string) => {
+    const [row] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload->>'deliveryId' = ${id} and attempts < max_attempts`;
+    return row!.n;
+  };
+
+  it("gives a job again to one whose job spent its own attempts and to one whose job is gone, and leaves the rest", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const exhausted = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id })).id;
+    const jobless = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    const healthy = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id })).id;
+    const fresh = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    const parked = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    // graphile-worker gave up on the first one's job (hours of database trouble); it stays in its table, failed for good.
+    await getSql()`update graphile_worker._private_jobs set attempts = max_attempts, last_error = 'connection terminated' where payload->>'deliveryId' = ${exhausted}`;
+    await getSql()`update deliveries set updated_at = now() - interval '10 minutes' where id in ${getSql()([exhausted, jobless, healthy, parked])}`;
+    await getSql()`update deliveries set parked_at = now() - interval '10 minutes' where id = ${parked}`;
+    expect(await runnableJobs(exhausted)).toBe(0);
+
+    const result = await rescueDeliveries();
+    expect(result.orphaned).toBe(2);
+    expect(await runnableJobs(exhausted)).toBe(1);
+    expect(await runnableJobs(jobless)).toBe(1);
+    expect(await runnableJobs(healthy)).toBe(1); // its own job, not a second one
+    expect(await runnableJobs(fresh)).toBe(0); // not due long enough to be looked at
+    expect(await runnableJobs(parked)).toBe(1); // woken by its own step (free slots), not also queued as an orphan
+
+    expect((await rescueDeliveries()).orphaned).toBe(0); // found once
+  });
+});

@@ -2,7 +2,9 @@
 // a claim whose lease ran out long ago has lost its job (it failed for good, or was deleted); an
 // endpoint's count of attempts in flight has drifted from its `delivering` rows; parked deliveries
 // of an endpoint with free slots have lost their wake-up (say, the process died between an unpause
-// and its wake-up). Each is put right. Normally it finds nothing.
+// and its wake-up); a pending delivery has no job that can still run (graphile-worker spent the job's
+// own attempts through hours of database trouble, or the job was removed). Each is put right.
+// Normally it finds nothing.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
@@ -12,8 +14,12 @@ import { deliverySettings } from "./settings";
 
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */
 const LAPSED_GRACE_SECONDS = 60;
+/** A pending delivery is looked at for a lost job only once it has waited this long past its due time. */
+const ORPHAN_GRACE_SECONDS = 120;
+/** At most this many orphans re-queued per sweep (the next sweep takes the rest). */
+const ORPHAN_BATCH = 1000;
 
-export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; recounted: number; woken: number }> {
+export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; orphaned: number; recounted: number; woken: number }> {
   const settings = deliverySettings();
   const lapsed = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
@@ -72,6 +78,28 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     recounted += fixed.length > 0 ? 1 : 0;
   }
 
+  // Pending, not parked, due a while ago, and no job for it that graphile-worker would still run. The
+  // job table is read once per sweep (a hash anti-join on the payload's delivery id).
+  const orphaned = await sql.begin(async (tx) => {
+    const rows = await tx<{ id: string; endpoint_id: string }[]>`
+      with orphan as (
+        select d.id from deliveries d
+        where d.status = 'pending' and d.parked_at is null
+          and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
+          and not exists (
+            select 1 from graphile_worker._private_jobs j
+            where j.payload->>'deliveryId' = d.id and j.attempts < j.max_attempts)
+        order by d.id
+        limit ${ORPHAN_BATCH}
+        for update of d skip locked
+      )
+      update deliveries d set updated_at = now() from orphan where d.id = orphan.id
+      returning d.id, d.endpoint_id`;
+    await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
+    return rows;
+  });
+  for (const row of orphaned) logDelivery(row.id, "pending without a job that can run; queued again", "problem");
+
   let woken = 0;
   const parked = await sql<{ endpoint_id: string }[]>`select distinct endpoint_id from deliveries where parked_at is not null`;
   for (const { endpoint_id: endpointId } of parked) {
@@ -89,5 +117,5 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   await sql`
     delete from org_waiting_endpoints w
     where not exists (select 1 from deliveries p where p.endpoint_id = w.endpoint_id and p.parked_at is not null)`;
-  return { lapsed: lapsed.length, recounted, woken };
+  return { lapsed: lapsed.length, orphaned: orphaned.length, recounted, woken };
 }
