@@ -9,6 +9,6 @@ export function buriedState(): PgUpdateSetSource<typeof deliveries> {
     nextAttemptAt: null,
     parkedAt: null,
     lastError: sql`'buried on request' || coalesce('; last error: ' || last_error, '')`,
-    updatedAt: new Date(),
+    updatedAt: sql`now()`,
   };
 }

@@ -19,6 +19,6 @@ export function replayedState(): PgUpdateSetSource<typeof deliveries> {
     parkedAt: null,
     claimedByJob: null,
     leaseExpiresAt: null,
-    updatedAt: new Date(),
+    updatedAt: sql`now()`,
   };
 }
