@@ -41,6 +41,14 @@ describe("the inbox CLI", () => {
     expect(await authenticateApiKey(apiKey)).toMatchObject({ organizationId: created.organizationId });
   });
 
+  it("lists every command with --help, without touching a database", () => {
+    // A database URL nothing listens on: help must not need one.
+    const result = inboxWith({ DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" }, "--help");
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    for (const command of ["org:create", "apikey:create", "--help"]) expect(result.stdout).toContain(`npm run inbox -- ${command}`);
+  });
+
   it("exits non-zero with a clear message on bad input", () => {
     const cases: Array<[string[], RegExp]> = [
       [["org:create", "--name", "X", "--email", "x@example.test"], /Missing --password/],

@@ -11,7 +11,16 @@ import { resolveEnvironment, type ResolvedEnvironment } from "@/lib/runtime/reso
 
 const USAGE = `Usage:
   npm run inbox -- org:create --name NAME --email EMAIL --password PASSWORD
-  npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME]`;
+      Creates an organization, its owner (who signs in with EMAIL and PASSWORD) and an API key.
+      Prints {"organizationId", "userId", "apiKey"}.
+  npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME]
+      Creates another API key for the organization. Prints {"apiKey"}.
+  npm run inbox -- --help
+      This text.
+
+Without DATABASE_URL the commands use the embedded PostgreSQL that npm start uses.`;
+
+const asksForHelp = (argv: string[]) => argv.length > 0 && argv.every((arg) => ["--help", "-h", "help"].includes(arg));
 
 class UsageError extends Error {}
 
@@ -56,6 +65,11 @@ async function useDefaultDatabase(): Promise<ResolvedEnvironment | undefined> {
 }
 
 let resolved: ResolvedEnvironment | undefined;
+if (asksForHelp(process.argv.slice(2))) {
+  // Before any database is touched: help works anywhere, even with none.
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 useDefaultDatabase()
   .then((environment) => {
     resolved = environment;
