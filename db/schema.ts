@@ -196,7 +196,8 @@ export const attempts = pgTable(
     responseBody: text(),
     error: text(),
   },
-  (t) => [index().on(t.deliveryId, t.number)],
+  // One row per attempt number: a finish run twice (a lost COMMIT reply) cannot record it twice.
+  (t) => [uniqueIndex().on(t.deliveryId, t.number)],
 );
 
 /**

@@ -145,6 +145,8 @@ export function claimStatement(tx: postgres.Sql | postgres.ReservedSql | postgre
       select cur.organization_id, cur.id, cur.attempt_count, 'auto', cur.updated_at, ${INTERRUPTED}
       from verdict join cur on cur.id = verdict.id
       where verdict.took_over and verdict.verdict in ('claim', 'paused', 'saturated')
+      -- Not over an attempt already recorded (its finish committed; only the reply was lost).
+      on conflict (delivery_id, number) do nothing
       returning id
     ),
     -- The same columns as claimedState and claimedReturning (claim-batch.ts), for the batch statements.

@@ -98,6 +98,12 @@ export async function finishAttempt(input: {
           insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
           values (${attempt.organizationId}, ${attempt.deliveryId}, ${attempt.attemptNumber}, ${attempt.trigger}, ${attempt.startedAt},
             ${send.durationMs}, ${statusCode}, ${send.responseBody}, ${attemptError})
+          -- Once per (delivery, number): a re-run of this finish records nothing twice; a real outcome
+          -- replaces an "interrupted" placeholder the rescue sweep or a takeover wrote meanwhile.
+          on conflict (delivery_id, number) do update set
+            trigger = excluded.trigger, started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+            status_code = excluded.status_code, response_body = excluded.response_body, error = excluded.error
+            where attempts.error like 'interrupted:%'
         ),
         cur as (
           select id, status, claimed_by_job from deliveries where id = ${attempt.deliveryId} for update

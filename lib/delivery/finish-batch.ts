@@ -56,6 +56,11 @@ const FINISH_MANY = `
     insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
     select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.error
     from i join cur on cur.id = i.delivery_id
+    -- Once per (delivery, number): see finish-attempt.ts.
+    on conflict (delivery_id, number) do update set
+      trigger = excluded.trigger, started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+      status_code = excluded.status_code, response_body = excluded.response_body, error = excluded.error
+      where attempts.error like 'interrupted:%'
   ),
   mine as (
     select i.* from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id

@@ -32,6 +32,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
         select organization_id, id, attempt_count, 'auto', updated_at, 'interrupted: the attempt was lost (its job ended without an outcome)'
         from lost
+        on conflict (delivery_id, number) do nothing
       ),
       released as (
         update endpoint_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
