@@ -3,6 +3,8 @@ import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { changePasswordAction } from "./actions";
 import { ChangePasswordForm } from "./change-password-form";
 
+export const metadata = { title: "Account · Webhook Inbox" };
+
 export default async function AccountPage() {
   await requireDashboardCtx();
   return (

@@ -5,6 +5,8 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
+export const metadata = { title: "API keys · Webhook Inbox" };
+
 export default async function ApiKeysPage() {
   const ctx = await requireDashboardCtx();
   const keys = await listApiKeys({ ctx });

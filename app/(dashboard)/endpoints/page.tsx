@@ -4,6 +4,8 @@ import { CopyableValue } from "@/components/ui/copy-button";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 
+export const metadata = { title: "Endpoints · Webhook Inbox" };
+
 export default async function EndpointsPage() {
   const ctx = await requireDashboardCtx();
   const { data } = await listEndpoints({ ctx, input: { limit: 200 } });

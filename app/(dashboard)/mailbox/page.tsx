@@ -4,6 +4,8 @@ import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { listMails } from "@/lib/mail/list-mails";
 import { smtpUrl } from "@/lib/mail/mail-settings";
 
+export const metadata = { title: "Mailbox · Webhook Inbox" };
+
 // The dev mailbox: with SMTP_URL unset, the mails the product would have sent; with it set, the outbox record.
 export default async function MailboxPage() {
   const ctx = await requireDashboardCtx();

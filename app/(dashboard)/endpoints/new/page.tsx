@@ -2,6 +2,8 @@ import { Card } from "@/components/ui/card";
 import { CreateEndpointForm } from "@/components/endpoints/create-endpoint-form";
 import { createEndpointAction } from "../actions";
 
+export const metadata = { title: "New endpoint · Webhook Inbox" };
+
 export default function NewEndpointPage() {
   return (
     <Card title="New endpoint">
