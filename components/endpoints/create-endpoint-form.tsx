@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import type { CreateEndpointState } from "@/app/(dashboard)/endpoints/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -15,6 +15,12 @@ export function CreateEndpointForm({ action }: { action: Action }) {
   const [state, formAction, pending] = useActionState(action, {});
   const [provider, setProvider] = useState<string>("standard-webhooks");
   const typed = (name: string) => state.values?.[name];
+  // A refused form comes back with what was typed: the provider too, or the next submit would
+  // silently create the endpoint with another signature scheme.
+  const submittedProvider = typed("provider");
+  useEffect(() => {
+    if (submittedProvider) setProvider(submittedProvider);
+  }, [state, submittedProvider]);
   if (state.ok && state.id) {
     return (
       <div className="space-y-4">
@@ -37,7 +43,16 @@ export function CreateEndpointForm({ action }: { action: Action }) {
     <form action={formAction} className="grid gap-4 sm:grid-cols-2">
       {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
       <Field label="Name" name="name" defaultValue={typed("name")} required placeholder="Stripe payments" />
-      <SelectField label="Provider" name="provider" options={PROVIDERS} value={provider} onChange={(e) => setProvider(e.target.value)} />
+      {/* Uncontrolled, remounted with each answer: React resets the form after an action, which puts
+          a select back to its default, so the default must be what was submitted. */}
+      <SelectField
+        key={`provider-${submittedProvider ?? "initial"}-${state.error ?? ""}`}
+        label="Provider"
+        name="provider"
+        options={PROVIDERS}
+        defaultValue={submittedProvider ?? provider}
+        onChange={(e) => setProvider(e.target.value)}
+      />
       <Field label="Destination URL" name="destinationUrl" defaultValue={typed("destinationUrl")} type="url" required placeholder="https://api.example.com/webhooks" />
       <Field
         label="Signing secret"
