@@ -1,14 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { E2E_PASSWORD, signUp } from "./dashboard-helpers";
 
 test("the account page changes the password: a wrong current one is refused, the new one signs in", async ({ page }) => {
-  const email = `e2e-account-${randomBytes(5).toString("hex")}@example.test`;
-  await page.goto("/signup");
-  await page.getByLabel("Organization name").fill("Account Co");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a-long-e2e-password");
-  await page.getByRole("button", { name: "Sign up" }).click();
-  await expect(page).toHaveURL(/\/overview$/);
+  const email = await signUp(page, "Account Co");
 
   await page.getByRole("link", { name: "Account" }).click();
   await expect(page).toHaveURL(/\/account$/);
@@ -17,7 +11,7 @@ test("the account page changes the password: a wrong current one is refused, the
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.locator("form [role=alert]")).toHaveText("The current password is wrong.");
 
-  await page.getByLabel("Current password").fill("a-long-e2e-password");
+  await page.getByLabel("Current password").fill(E2E_PASSWORD);
   await page.getByLabel("New password").fill("a-newer-e2e-password");
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByRole("status")).toContainText("Password changed");
@@ -28,7 +22,7 @@ test("the account page changes the password: a wrong current one is refused, the
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("a-long-e2e-password");
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.locator("form [role=alert]")).toHaveText("Wrong email or password.");
   await page.getByLabel("Password").fill("a-newer-e2e-password");
@@ -37,14 +31,8 @@ test("the account page changes the password: a wrong current one is refused, the
 });
 
 test("after sign-out in one tab, a form left open in another is refused and sent to /login", async ({ context }) => {
-  const email = `e2e-tabs-${randomBytes(5).toString("hex")}@example.test`;
   const open = await context.newPage();
-  await open.goto("/signup");
-  await open.getByLabel("Organization name").fill("Two Tabs Co");
-  await open.getByLabel("Email").fill(email);
-  await open.getByLabel("Password").fill("a-long-e2e-password");
-  await open.getByRole("button", { name: "Sign up" }).click();
-  await expect(open).toHaveURL(/\/overview$/);
+  const email = await signUp(open, "Two Tabs Co");
   await open.goto("/api-keys");
   const saved = await context.cookies();
 
@@ -63,7 +51,7 @@ test("after sign-out in one tab, a form left open in another is refused and sent
 
   // Signed in again: no key was made by the refused action.
   await open.getByLabel("Email").fill(email);
-  await open.getByLabel("Password").fill("a-long-e2e-password");
+  await open.getByLabel("Password").fill(E2E_PASSWORD);
   await open.getByRole("button", { name: "Sign in" }).click();
   await expect(open).toHaveURL(/\/overview$/);
   await open.goto("/api-keys");

@@ -39,13 +39,18 @@ export async function startDestination(initialStatus: number): Promise<TestDesti
   };
 }
 
-export async function signUp(page: Page, organizationName: string): Promise<void> {
+export const E2E_PASSWORD = "a-long-e2e-password";
+
+/** Signs a new owner up through the form (a fresh email, E2E_PASSWORD); the email it used. */
+export async function signUp(page: Page, organizationName: string): Promise<string> {
+  const email = `e2e-${randomBytes(5).toString("hex")}@example.test`;
   await page.goto("/signup");
   await page.getByLabel("Organization name").fill(organizationName);
-  await page.getByLabel("Email").fill(`e2e-${randomBytes(5).toString("hex")}@example.test`);
-  await page.getByLabel("Password").fill("a-long-e2e-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign up" }).click();
   await expect(page).toHaveURL(/\/overview$/);
+  return email;
 }
 
 /** Creates a standard-webhooks endpoint through the form; its ingest URL and generated secret. */
