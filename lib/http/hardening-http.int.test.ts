@@ -80,9 +80,12 @@ describe("the source address of a refused ingest request", () => {
     const response = await fetch(at(server, `/in/${endpointId}`), { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-forwarded-for": forwardedFor } });
     expect(response.status).toBe(401);
     for (let tries = 0; tries < 100; tries++) {
-      const rows = await sql`select source_ip from rejected_requests where endpoint_id = ${endpointId} order by at desc limit 1`;
-      const count = (await sql`select count(*)::int as n from rejected_requests where endpoint_id = ${endpointId}`)[0]!.n as number;
-      if (count > before) return rows[0]!.source_ip as string | null;
+      // The newest row and the count in one statement (one snapshot): the refusal is recorded after
+      // the answer, so two statements could read the previous row and then count the new one.
+      const [newest] = await sql`
+        select source_ip, (select count(*)::int from rejected_requests where endpoint_id = ${endpointId}) as n
+        from rejected_requests where endpoint_id = ${endpointId} order by id desc limit 1`;
+      if (newest && (newest.n as number) > before) return newest.source_ip as string | null;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error("the refused request was not recorded");
