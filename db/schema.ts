@@ -5,6 +5,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -30,11 +31,17 @@ export const users = pgTable("users", {
   createdAt: tstz().notNull().defaultNow(),
 });
 
-export const organizations = pgTable("organizations", {
-  id: text().primaryKey(),
-  name: text().notNull(),
-  createdAt: tstz().notNull().defaultNow(),
-});
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text().primaryKey(),
+    name: text().notNull(),
+    /** Settled deliveries last changed longer ago than this are removed (API.md, lib/retention). */
+    retentionDays: integer().notNull().default(30),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [check("organizations_retention_days_range", sql`${t.retentionDays} between 1 and 365`)],
+);
 
 export const memberships = pgTable(
   "memberships",
@@ -146,6 +153,8 @@ export const deliveries = pgTable(
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
     // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
     index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
+    // The retention sweep: an organization's settled deliveries, oldest change first.
+    index("deliveries_org_settled_idx").on(t.organizationId, t.updatedAt).where(sql`status in ('delivered', 'dead')`),
     // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
     // adds pg_trgm and the GIN trigram indexes deliveries_body_trgm_idx (encode(body, 'escape') of delivered and dead
     // deliveries up to 64 KiB) and deliveries_event_type_trgm_idx.

@@ -1,0 +1,3 @@
+ALTER TABLE "organizations" ADD COLUMN "retention_days" integer DEFAULT 30 NOT NULL;--> statement-breakpoint
+CREATE INDEX "deliveries_org_settled_idx" ON "deliveries" USING btree ("organization_id","updated_at") WHERE status in ('delivered', 'dead');--> statement-breakpoint
+ALTER TABLE "organizations" ADD CONSTRAINT "organizations_retention_days_range" CHECK ("organizations"."retention_days" between 1 and 365);
