@@ -27,7 +27,7 @@ const clerkAccepts = (input: ReturnType<typeof signed>) =>
 function resendAccepts(input: ReturnType<typeof signed>): boolean {
   const headers = { id: input.headers["svix-id"], timestamp: input.headers["svix-timestamp"], signature: input.headers["svix-signature"] };
   try {
-    new Resend("re_test_key").webhooks.verify({ payload: input.body.toString(), headers: headers as unknown as Headers, webhookSecret: SECRET });
+    new Resend("re_test_key").webhooks.verify({ payload: input.body.toString(), headers: headers as Parameters<Resend["webhooks"]["verify"]>[0]["headers"], webhookSecret: SECRET });
     return true;
   } catch {
     return false;
