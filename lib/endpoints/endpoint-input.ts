@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROVIDERS } from "@/lib/signatures/types";
+import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
   maxAttempts: 8,

@@ -1,5 +1,6 @@
 // The registry of signature schemes: one entry per provider, listed by hand so adding a provider
-// is a visible change here, and a Provider without a verifier fails to type-check.
+// is a visible change here. Its keys are the provider ids (Provider, PROVIDERS), in the order the
+// dashboard lists them.
 import { calendly } from "@/lib/signatures/calendly";
 import { clerk } from "@/lib/signatures/clerk";
 import { discord } from "@/lib/signatures/discord";
@@ -30,9 +31,9 @@ import { typeform } from "@/lib/signatures/typeform";
 import { vercel } from "@/lib/signatures/vercel";
 import { woocommerce } from "@/lib/signatures/woocommerce";
 import { zoom } from "@/lib/signatures/zoom";
-import type { GetHandshakeInput, HandshakeAnswer, Provider, SignatureVerifier, VerifiedRequest, VerifyInput } from "@/lib/signatures/types";
+import type { GetHandshakeInput, HandshakeAnswer, SignatureVerifier, VerifiedRequest, VerifyInput } from "@/lib/signatures/types";
 
-export const verifiers: Record<Provider, SignatureVerifier> = {
+export const verifiers = {
   "standard-webhooks": standardWebhooks,
   svix,
   stripe,
@@ -63,12 +64,15 @@ export const verifiers: Record<Provider, SignatureVerifier> = {
   resend,
   "generic-hmac": genericHmac,
   none,
-};
+} satisfies Record<string, SignatureVerifier>;
+
+export type Provider = keyof typeof verifiers;
+export const PROVIDERS = Object.keys(verifiers) as [Provider, ...Provider[]];
 
 function verifierFor(provider: Provider): SignatureVerifier {
   // Own properties only: a provider name read from the database must not reach Object.prototype.
   if (!Object.hasOwn(verifiers, provider)) throw new Error(`Unknown signature provider "${provider}".`);
-  return verifiers[provider];
+  return verifiers[provider] as SignatureVerifier;
 }
 
 /** Verifies `input` under `provider`'s scheme. Throws SignatureError (401) when it does not prove its sender. */
@@ -101,8 +105,8 @@ export interface ProviderGuide {
 }
 
 export function providerGuides(): ProviderGuide[] {
-  return (Object.keys(verifiers) as Provider[]).map((id) => {
-    const { displayName, secretLabel, setupHint, verifyTokenHint } = verifiers[id];
+  return PROVIDERS.map((id) => {
+    const { displayName, secretLabel, setupHint, verifyTokenHint } = verifierFor(id);
     return { id, displayName, secretLabel, setupHint, verifyTokenHint: verifyTokenHint ?? null };
   });
 }

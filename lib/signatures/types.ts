@@ -1,38 +1,8 @@
 import type { SignatureError } from "@/lib/errors";
 
-export const PROVIDERS = [
-  "standard-webhooks",
-  "svix",
-  "stripe",
-  "github",
-  "shopify",
-  "slack",
-  "twilio",
-  "paddle",
-  "linear",
-  "zoom",
-  "discord",
-  "sendgrid",
-  "square",
-  "mailgun",
-  "hubspot",
-  "typeform",
-  "intercom",
-  "meta",
-  "twitch",
-  "calendly",
-  "gitlab",
-  "pagerduty",
-  "vercel",
-  "sentry",
-  "lemonsqueezy",
-  "woocommerce",
-  "clerk",
-  "resend",
-  "generic-hmac",
-  "none",
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
+// The provider ids are the registry's keys (lib/signatures/index.ts): adding a provider is its file
+// and its registry line.
+export type { Provider } from "@/lib/signatures";
 
 /** Settings of the `generic-hmac` provider, stored on the endpoint. */
 export interface GenericHmacConfig {
