@@ -82,7 +82,7 @@ const CASES: Record<string, Case> = {
     verifier: gitlab, doc: "https://docs.gitlab.com/user/project/integrations/webhooks/#validate-payloads-by-using-a-secret-token",
     header: "x-gitlab-token", sign: (s) => s,
     body: JSON.stringify({ object_kind: "push", ref: "refs/heads/main" }),
-    otherHeaders: { "idempotency-key": "f6e2d0a1-91f4-4a5e-9c1b-7f6f0b1a2c3d", "x-gitlab-event-uuid": "other", "x-gitlab-event": "Push Hook" },
+    otherHeaders: { "idempotency-key": "f6e2d0a1-91f4-4a5e-9c1b-7f6f0b1a2c3d", "x-gitlab-webhook-uuid": "other", "x-gitlab-event-uuid": "shared", "x-gitlab-event": "Push Hook" },
     expected: { externalId: "f6e2d0a1-91f4-4a5e-9c1b-7f6f0b1a2c3d", eventType: "Push Hook" },
   },
 };
@@ -113,6 +113,13 @@ describe.each(Object.entries(CASES))("%s", (_, c) => {
     const input = signed(c);
     delete input.headers[c.header];
     expectRejected(c.verifier, input, "missing_signature");
+  });
+});
+
+describe("gitlab before 17.4 (no Idempotency-Key)", () => {
+  it("keys on X-Gitlab-Webhook-UUID, not the X-Gitlab-Event-UUID that hooks of one event share", () => {
+    const headers = { "x-gitlab-token": SECRET, "x-gitlab-webhook-uuid": "9b1f2c3d-0000-4000-8000-000000000001", "x-gitlab-event-uuid": "shared" };
+    expect(gitlab.verify(request({ body: Buffer.from("{}"), headers, secrets: [SECRET] })).externalId).toBe("9b1f2c3d-0000-4000-8000-000000000001");
   });
 });
 

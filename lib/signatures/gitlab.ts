@@ -1,7 +1,8 @@
 // GitLab: no signature — `X-Gitlab-Token` carries the webhook's secret token itself, compared in
 // constant time; it proves the sender knows the token, not that the body is unchanged (HTTPS does).
-// Dedupe on `Idempotency-Key` (the same on retries, GitLab 17.4+), else `X-Gitlab-Event-UUID`; the
-// type is `X-Gitlab-Event` ("Push Hook").
+// Dedupe on `Idempotency-Key` (the same on retries, GitLab 17.4+), else `X-Gitlab-Webhook-UUID` (one
+// per webhook request; not `X-Gitlab-Event-UUID`, which hooks fired by one originating event share);
+// the type is `X-Gitlab-Event` ("Push Hook").
 import { optionalHeader, requireHeader, requireSignatureMatch } from "@/lib/signatures/hmac";
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
@@ -13,7 +14,7 @@ export const gitlab: SignatureVerifier = {
     const token = requireHeader(input, "X-Gitlab-Token");
     requireSignatureMatch(input.secrets, [token], (secret) => secret);
     return {
-      externalId: optionalHeader(input, "idempotency-key") ?? optionalHeader(input, "x-gitlab-event-uuid"),
+      externalId: optionalHeader(input, "idempotency-key") ?? optionalHeader(input, "x-gitlab-webhook-uuid"),
       eventType: optionalHeader(input, "x-gitlab-event"),
     };
   },
