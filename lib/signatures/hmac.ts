@@ -31,6 +31,11 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Digest of a secret compared as itself (a token, not a signature): equal lengths, so timing tells nothing of its length. */
+export function tokenDigest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
 /**
  * Passes when some secret signs to one of the `received` signatures, and returns that secret (a
  * handshake may need it); throws invalid_signature otherwise. `sign` gives the expected signature

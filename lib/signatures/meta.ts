@@ -5,7 +5,7 @@
 // token is the endpoint's verify token, the challenge is echoed as text; nothing is stored.
 import { SignatureError } from "@/lib/errors";
 import { bodyHmacVerifier } from "@/lib/signatures/body-hmac";
-import { safeEqual, sha256Hex } from "@/lib/signatures/hmac";
+import { safeEqual, sha256Hex, tokenDigest } from "@/lib/signatures/hmac";
 import { readJsonObject, stringField } from "@/lib/signatures/json-body";
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
@@ -33,7 +33,7 @@ export const meta: SignatureVerifier = {
     const given = query.get("hub.verify_token");
     if (!given) throw new SignatureError("missing_signature", "hub.verify_token is missing — this is not Meta's subscription check");
     if (!verifyToken) throw new SignatureError("invalid_signature", "this endpoint has no verify token — set one in the endpoint's settings, and the same at Meta");
-    if (!safeEqual(given, verifyToken)) throw new SignatureError("invalid_signature", "hub.verify_token does not match this endpoint's verify token");
+    if (!safeEqual(tokenDigest(given), tokenDigest(verifyToken))) throw new SignatureError("invalid_signature", "hub.verify_token does not match this endpoint's verify token");
     return { kind: "text", body: challenge };
   },
 };
