@@ -7,11 +7,12 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { Field, SelectField } from "@/components/ui/field";
-import { PROVIDERS } from "@/lib/signatures/types";
+import type { ProviderGuide } from "@/lib/signatures";
 
 type Action = (state: CreateEndpointState, form: FormData) => Promise<CreateEndpointState>;
 
-export function CreateEndpointForm({ action }: { action: Action }) {
+/** `providers`: each provider's name and what to paste where, from its file in lib/signatures. */
+export function CreateEndpointForm({ action, providers }: { action: Action; providers: ProviderGuide[] }) {
   const [state, formAction, pending] = useActionState(action, {});
   const [provider, setProvider] = useState<string>("standard-webhooks");
   const typed = (name: string) => state.values?.[name];
@@ -21,6 +22,7 @@ export function CreateEndpointForm({ action }: { action: Action }) {
   useEffect(() => {
     if (submittedProvider) setProvider(submittedProvider);
   }, [state, submittedProvider]);
+  const guide = providers.find((candidate) => candidate.id === provider) ?? providers[0]!;
   if (state.ok && state.id) {
     return (
       <div className="space-y-4">
@@ -49,19 +51,23 @@ export function CreateEndpointForm({ action }: { action: Action }) {
         key={`provider-${submittedProvider ?? "initial"}-${state.error ?? ""}`}
         label="Provider"
         name="provider"
-        options={PROVIDERS}
+        options={providers.map(({ id, displayName }) => ({ value: id, label: displayName }))}
         defaultValue={submittedProvider ?? provider}
         onChange={(e) => setProvider(e.target.value)}
       />
       <Field label="Destination URL" name="destinationUrl" defaultValue={typed("destinationUrl")} type="url" required placeholder="https://api.example.com/webhooks" />
       <Field
-        label="Signing secret"
+        key={`secret-${guide.id}`}
+        label={guide.secretLabel}
         name="secret"
         type="password"
         autoComplete="off"
         disabled={provider === "none"}
-        hint={provider === "standard-webhooks" || provider === "svix" ? "Leave empty to generate one." : "The secret your provider shows you."}
+        hint={guide.setupHint}
       />
+      {guide.verifyTokenHint ? (
+        <Field label="Verify token" name="verifyToken" defaultValue={typed("verifyToken")} autoComplete="off" hint={guide.verifyTokenHint} />
+      ) : null}
       {provider === "generic-hmac" ? (
         <>
           <Field label="Signature header" name="hmacHeader" defaultValue={typed("hmacHeader")} placeholder="x-signature" required />

@@ -9,11 +9,12 @@ import { assertUnderEndpointLimit } from "./assert-under-endpoint-limit";
 import { CreateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
+import { providerSettingsColumn } from "./provider-settings";
 
 /** Creates an endpoint (within ORG_MAX_ENDPOINTS); a generated secret is returned here once and never again. */
 export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown }): Promise<EndpointView & { secret?: string }> {
   const data = parseInput(CreateEndpointInput, input);
-  assertProviderSettings(data.provider, data.genericHmac);
+  assertProviderSettings(data.provider, data.genericHmac, data.verifyToken);
   await assertDestinationAllowed(data.destinationUrl);
   const { secret, generated } = resolveSecret(data.provider, data.secret);
   const row = await withTransaction(ctx, async (ctx) => {
@@ -27,7 +28,10 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         provider: data.provider,
         secretEncrypted: secret ? encryptSecret(secret) : null,
         outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
-        genericHmac: data.provider === "generic-hmac" ? data.genericHmac : null,
+        genericHmac: providerSettingsColumn(data.provider, {
+          genericHmac: data.genericHmac ?? null,
+          verifyTokenEncrypted: data.verifyToken ? encryptSecret(data.verifyToken) : null,
+        }),
         destinationUrl: data.destinationUrl,
         paused: data.paused,
         maxAttempts: data.maxAttempts,

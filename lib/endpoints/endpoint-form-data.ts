@@ -11,6 +11,7 @@ export function endpointInputFromForm(form: FormData): Record<string, unknown> {
       name: text("name") ?? "",
       provider,
       secret: text("secret"),
+      verifyToken: text("verifyToken"),
       destinationUrl: text("destinationUrl") ?? "",
       maxAttempts: number("maxAttempts"),
       retryBaseSeconds: number("retryBaseSeconds"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROVIDERS } from "@/lib/signatures/types";
+import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
   maxAttempts: 8,
@@ -21,6 +21,8 @@ export const GenericHmacInput = z.object({
 });
 
 const secret = z.string().trim().min(1, "secret must not be empty").max(500);
+/** Meta's per-endpoint verify token (its GET subscription handshake); null removes it. */
+const verifyToken = z.string().trim().min(1, "verifyToken must not be empty").max(500).nullable();
 
 // What the signer can use: standardwebhooks strips an optional whsec_ and decodes padded standard
 // base64 (it throws on anything else, so a bad secret killed every delivery with "cannot sign");
@@ -56,6 +58,7 @@ export const CreateEndpointInput = z.strictObject({
   name: settings.name,
   provider: z.enum(PROVIDERS),
   secret: secret.optional(),
+  verifyToken: verifyToken.optional(),
   destinationUrl: settings.destinationUrl,
   maxAttempts: settings.maxAttempts.default(ENDPOINT_DEFAULTS.maxAttempts),
   retryBaseSeconds: settings.retryBaseSeconds.default(ENDPOINT_DEFAULTS.retryBaseSeconds),
@@ -74,6 +77,7 @@ export const UpdateEndpointInput = z.strictObject({
   name: settings.name.optional(),
   provider: z.enum(PROVIDERS).optional(),
   secret: secret.optional(),
+  verifyToken: verifyToken.optional(),
   destinationUrl: settings.destinationUrl.optional(),
   maxAttempts: settings.maxAttempts.optional(),
   retryBaseSeconds: settings.retryBaseSeconds.optional(),

@@ -1,4 +1,5 @@
 import type { endpoints } from "@/db/schema";
+import { readProviderSettings } from "./provider-settings";
 
 type EndpointRow = typeof endpoints.$inferSelect;
 
@@ -23,8 +24,9 @@ export function presentEndpoint(row: EndpointRow) {
     toleranceSeconds: row.toleranceSeconds,
     alertPendingAgeSeconds: row.alertPendingAgeSeconds,
     alertEmail: row.alertEmail,
-    genericHmac: row.genericHmac,
+    genericHmac: readProviderSettings(row.provider, row.genericHmac).genericHmac,
     hasSecret: row.secretEncrypted !== null,
+    hasVerifyToken: readProviderSettings(row.provider, row.genericHmac).verifyTokenEncrypted !== null,
     signsOutbound: row.outboundSecretEncrypted !== null,
     previousSecretValidUntil: row.previousSecretValidUntil?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -2,34 +2,43 @@ import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { encryptSecret } from "@/lib/crypto/secret-box";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { ValidationError } from "@/lib/errors";
 import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
+import { secretProblem } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures/types";
 import { parseInput } from "@/lib/validation";
 import { UpdateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
 import { getEndpointRowOrThrow } from "./get-endpoint-or-throw";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
+import { providerSettingsColumn, readProviderSettings } from "./provider-settings";
 
 /** Changes the fields given. A new `secret` replaces the old at once (use rotate-secret for a grace period). */
 export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: string; changes: unknown } }): Promise<EndpointView> {
   const changes = parseInput(UpdateEndpointInput, input.changes);
   const current = await getEndpointRowOrThrow({ ctx, input });
   const provider = (changes.provider ?? current.provider) as Provider;
-  const genericHmac = changes.genericHmac === undefined ? current.genericHmac : changes.genericHmac;
-  assertProviderSettings(provider, genericHmac);
+  const stored = readProviderSettings(current.provider, current.genericHmac);
+  const genericHmac = changes.genericHmac === undefined ? stored.genericHmac : changes.genericHmac;
+  assertProviderSettings(provider, genericHmac, changes.verifyToken);
+  const verifyTokenEncrypted =
+    changes.verifyToken === undefined ? stored.verifyTokenEncrypted : changes.verifyToken ? encryptSecret(changes.verifyToken) : null;
   if (changes.destinationUrl !== undefined) await assertDestinationAllowed(changes.destinationUrl);
   const { secret } = resolveSecret(provider, changes.secret, current.secretEncrypted !== null);
-  const { secret: _secret, outboundSecret, provider: _provider, genericHmac: _genericHmac, ...plain } = changes;
+  // A stored HMAC secret cannot serve a provider that needs a public key (Discord, SendGrid).
+  const problem = !changes.secret && provider !== current.provider && current.secretEncrypted ? secretProblem(provider, decryptSecret(current.secretEncrypted)) : null;
+  if (problem) throw new ValidationError(`secret: ${problem}; give it with the provider change.`);
+  const { secret: _secret, outboundSecret, provider: _provider, genericHmac: _genericHmac, verifyToken: _verifyToken, ...plain } = changes;
   const row = await withTransaction(ctx, async (ctx) => {
     const [updated] = await ctx.db
       .update(endpoints)
       .set({
         ...plain,
         provider,
-        genericHmac: provider === "generic-hmac" ? genericHmac : null,
+        genericHmac: providerSettingsColumn(provider, { genericHmac, verifyTokenEncrypted }),
         ...(provider === "none" ? { secretEncrypted: null, previousSecretEncrypted: null } : {}),
         ...(secret ? { secretEncrypted: encryptSecret(secret), previousSecretEncrypted: null, previousSecretValidUntil: null } : {}),
         ...(outboundSecret !== undefined ? { outboundSecretEncrypted: outboundSecret ? encryptSecret(outboundSecret) : null } : {}),

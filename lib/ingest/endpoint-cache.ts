@@ -2,7 +2,10 @@
 // costs one indexed read at most every few seconds per endpoint. Changes made in this process are
 // seen at once (forgetEndpoint); other processes see them within TTL_MS.
 import { getSql } from "@/db";
+import { NotFoundError, StoreUnavailableError } from "@/lib/errors";
+import { isId } from "@/lib/ids";
 import { decryptSecret } from "@/lib/crypto/secret-box";
+import { readProviderSettings } from "@/lib/endpoints/provider-settings";
 import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
 
 export interface IngestEndpoint {
@@ -11,6 +14,8 @@ export interface IngestEndpoint {
   provider: Provider;
   secrets: string[];
   genericHmac: GenericHmacConfig | null;
+  /** Meta's verify token, for its GET handshake. */
+  verifyToken: string | null;
   maxBodyBytes: number;
   toleranceSeconds: number;
   /** When the previous secret stops verifying; the entry is refreshed then. */
@@ -35,12 +40,14 @@ async function load(id: string): Promise<IngestEndpoint | null> {
   const secrets = [row.secret_encrypted, previousUntil > now ? row.previous_secret_encrypted : null]
     .filter((value): value is string => Boolean(value))
     .map(decryptSecret);
+  const settings = readProviderSettings(row.provider, row.generic_hmac);
   return {
     id: row.id,
     organizationId: row.organization_id,
     provider: row.provider,
     secrets,
-    genericHmac: row.generic_hmac,
+    genericHmac: settings.genericHmac,
+    verifyToken: settings.verifyTokenEncrypted ? decryptSecret(settings.verifyTokenEncrypted) : null,
     maxBodyBytes: row.max_body_bytes,
     toleranceSeconds: row.tolerance_seconds,
     expiresAt: Math.min(now + TTL_MS, previousUntil > now ? previousUntil : Infinity),
@@ -62,6 +69,17 @@ export async function getIngestEndpoint(id: string): Promise<IngestEndpoint | nu
     cache.delete(id);
     throw error;
   }
+}
+
+/** The endpoint a request names, or 404; 503 when it cannot be read. */
+export async function requireIngestEndpoint(endpointId: string): Promise<IngestEndpoint> {
+  // Not one of our ids: not found, without a query (a NUL in it would be a database error) or a cache entry.
+  if (!isId("ep", endpointId)) throw new NotFoundError("Endpoint");
+  const endpoint = await getIngestEndpoint(endpointId).catch(() => {
+    throw new StoreUnavailableError("The endpoint could not be read; nothing was kept. Retry later.");
+  });
+  if (!endpoint) throw new NotFoundError("Endpoint");
+  return endpoint;
 }
 
 export function forgetEndpoint(id: string): void {

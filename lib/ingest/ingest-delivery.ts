@@ -2,10 +2,12 @@
 // body (bounded: 413; counted against the organization's share of the body budget: 429) → verify the
 // signature over those exact bytes → check the event id (400) → store + enqueue in one transaction
 // (group commit) → answer. Nothing is stored before verification; the 200 goes out only after the commit.
-import { NotFoundError, SignatureError, StoreUnavailableError, TooManyRequestsError, type DomainError } from "@/lib/errors";
-import { isId, newId } from "@/lib/ids";
+import { ingestUrl } from "@/lib/endpoints/present-endpoint";
+import { NotFoundError, SignatureError, TooManyRequestsError, type DomainError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
-import { getIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
+import type { HandshakeAnswer } from "@/lib/signatures/types";
+import { requireIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
 import { clientAddress } from "@/lib/http/client-address";
 import { readBoundedBody } from "@/lib/http/read-bounded-body";
@@ -14,7 +16,7 @@ import { storableEventId, storableEventType } from "./storable-fields";
 
 export type IngestOutcome =
   | { kind: "stored"; id: string; duplicate: boolean }
-  | { kind: "handshake"; body: unknown };
+  | { kind: "handshake"; answer: HandshakeAnswer };
 
 /**
  * Headers about the hop to us (Next.js adds x-forwarded-* even without a proxy), not about the
@@ -25,12 +27,7 @@ const TRANSPORT_HEADERS = new Set(["x-forwarded-for", "x-forwarded-host", "x-for
 
 /** Takes custody of one webhook, or throws a DomainError that maps to its status code. */
 export async function ingestDelivery(request: Request, endpointId: string): Promise<IngestOutcome> {
-  // Not one of our ids: not found, without a query (a NUL in it would be a database error) or a cache entry.
-  if (!isId("ep", endpointId)) throw new NotFoundError("Endpoint");
-  const endpoint = await getIngestEndpoint(endpointId).catch(() => {
-    throw new StoreUnavailableError("The endpoint could not be read; nothing was kept. Retry later.");
-  });
-  if (!endpoint) throw new NotFoundError("Endpoint");
+  const endpoint = await requireIngestEndpoint(endpointId);
   const { committer, budget, rateLimiter, refusalPacer } = ingestLimits();
   // Before the body is read, and answered after a pause: a flood over its rate costs us as little as possible.
   const wait = rateLimiter.take(endpoint.organizationId);
@@ -48,13 +45,14 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
     let verified;
     try {
       verified = verifySignature(endpoint.provider, {
-        body, headers, secrets: endpoint.secrets, toleranceSeconds: endpoint.toleranceSeconds, now: new Date(), genericHmac: endpoint.genericHmac,
+        body, headers, url: providerUrl(request, endpoint.id), method: request.method, secrets: endpoint.secrets,
+        toleranceSeconds: endpoint.toleranceSeconds, now: new Date(), genericHmac: endpoint.genericHmac,
       });
     } catch (error) {
       if (error instanceof SignatureError) refused(endpoint, request, headers, error);
       throw error;
     }
-    if (verified.handshakeResponse !== undefined) return { kind: "handshake", body: verified.handshakeResponse };
+    if (verified.handshake !== undefined) return { kind: "handshake", answer: verified.handshake };
     const id = newId("dlv");
     let externalId = id; // without a provider event id every request is its own delivery
     try {
@@ -78,6 +76,16 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
   } finally {
     hold.release();
   }
+}
+
+/**
+ * The URL the provider sent to, as it saw it (Twilio, Square and HubSpot sign it): behind a proxy or
+ * Next.js our own request URL names another host, so it is the ingest URL from APP_URL plus the
+ * query string exactly as received.
+ */
+function providerUrl(request: Request, endpointId: string): string {
+  const query = request.url.indexOf("?");
+  return ingestUrl(endpointId) + (query < 0 ? "" : request.url.slice(query));
 }
 
 /** Logs a refused request for the endpoint's dashboard (bounded; no values). */

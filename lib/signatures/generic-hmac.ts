@@ -8,6 +8,9 @@ import { readJsonObject, stringField } from "@/lib/signatures/json-body";
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
 export const genericHmac: SignatureVerifier = {
+  displayName: "Generic HMAC",
+  secretLabel: "Shared secret",
+  setupHint: "The secret the sender signs with; describe its signature header, algorithm and encoding below.",
   verify(input) {
     const config = input.genericHmac;
     if (!config) {

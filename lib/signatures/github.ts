@@ -8,6 +8,9 @@ const HEADER = "X-Hub-Signature-256";
 const PREFIX = "sha256=";
 
 export const github: SignatureVerifier = {
+  displayName: "GitHub",
+  secretLabel: "Webhook secret",
+  setupHint: "Repository or organization Settings → Webhooks → Add webhook: Payload URL = the ingest URL, content type application/json, and the same secret there and here.",
   verify(input) {
     const header = requireHeader(input, HEADER);
     if (!header.startsWith(PREFIX)) throw malformed(`${HEADER} is not of the form ${PREFIX}<hex>`);

@@ -31,27 +31,37 @@ export function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Digest of a secret compared as itself (a token, not a signature): equal lengths, so timing tells nothing of its length. */
+export function tokenDigest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
 /**
- * Passes when some secret signs to one of the `received` signatures; throws invalid_signature otherwise.
- * `sign` gives the expected signature under a secret, or null when that secret cannot be used.
- * Empty secrets are skipped: an HMAC under an empty key is one anybody can make.
+ * Passes when some secret signs to one of the `received` signatures, and returns that secret (a
+ * handshake may need it); throws invalid_signature otherwise. `sign` gives the expected signature
+ * under a secret (or several, where the signed text has variants), or null when that secret cannot
+ * be used. Empty secrets are skipped: an HMAC under an empty key is one anybody can make.
  */
-export function requireSignatureMatch(secrets: string[], received: string[], sign: (secret: string) => string | null): void {
+export function requireSignatureMatch(secrets: string[], received: string[], sign: (secret: string) => string | readonly string[] | null): string {
   let usable = 0;
   for (const secret of secrets) {
     if (!secret) continue;
-    const expected = sign(secret);
-    if (expected === null) continue;
+    const signed = sign(secret);
+    if (signed === null) continue;
     usable++;
-    if (received.some((signature) => safeEqual(signature, expected))) return;
+    const expected = typeof signed === "string" ? [signed] : signed;
+    if (received.some((signature) => expected.some((candidate) => safeEqual(signature, candidate)))) return secret;
   }
-  if (usable === 0) {
-    throw new SignatureError("invalid_signature", "this endpoint has no usable signing secret — set the provider's signing secret in the endpoint's settings");
-  }
+  if (usable === 0) throw noUsableSecret();
   throw new SignatureError(
     "invalid_signature",
     "signature did not match — check the signing secret, and that nothing rewrites the body before it reaches us",
   );
+}
+
+/** invalid_signature for an endpoint whose stored secrets cannot verify anything. */
+export function noUsableSecret(): SignatureError {
+  return new SignatureError("invalid_signature", "this endpoint has no usable signing secret — set the provider's signing secret in the endpoint's settings");
 }
 
 /** The trimmed header value, or null when absent or empty. `name` may be in any case. */
@@ -83,6 +93,12 @@ export function splitOnce(text: string, separator: string): [string, string] {
 export function parseUnixSeconds(value: string, name: string): number {
   if (!/^\d{1,12}$/.test(value)) throw malformed(`${name} is not a Unix time in seconds`);
   return Number(value);
+}
+
+/** Unix milliseconds from a header (HubSpot), as whole seconds. */
+export function parseUnixMilliseconds(value: string, name: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw malformed(`${name} is not a Unix time in milliseconds`);
+  return Math.floor(Number(value) / 1000);
 }
 
 /** Throws timestamp_out_of_tolerance unless `seconds` is within ±toleranceSeconds of `now`. */

@@ -1,13 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { SignatureError } from "@/lib/errors";
-import { verifiers, verifySignature } from "@/lib/signatures";
+import { answerGetHandshake, PROVIDERS, providerGuides, takesVerifyToken, verifySignature, type Provider } from "@/lib/signatures";
 import { request } from "@/lib/signatures/test-support";
-import { type Provider, PROVIDERS } from "@/lib/signatures/types";
 
 describe("signature registry", () => {
-  it("has exactly one verifier per provider", () => {
-    expect(Object.keys(verifiers).sort()).toEqual([...PROVIDERS].sort());
-    for (const provider of PROVIDERS) expect(typeof verifiers[provider].verify).toBe("function");
+  it("lists API.md's 30 providers, each with a name and what to paste where for the dashboard", () => {
+    expect([...PROVIDERS].sort()).toEqual([
+      "calendly", "clerk", "discord", "generic-hmac", "github", "gitlab", "hubspot", "intercom", "lemonsqueezy", "linear", "mailgun", "meta", "none", "paddle", "pagerduty",
+      "resend", "sendgrid", "sentry", "shopify", "slack", "square", "standard-webhooks", "stripe", "svix", "twilio", "twitch", "typeform", "vercel", "woocommerce", "zoom",
+    ]);
+    const guides = providerGuides();
+    expect(guides.map((guide) => guide.id)).toEqual(PROVIDERS);
+    for (const guide of guides) {
+      expect(guide.displayName, guide.id).not.toBe("");
+      expect(guide.setupHint.length, guide.id).toBeGreaterThan(30);
+    }
+    expect(new Set(guides.map((guide) => guide.displayName)).size).toBe(30);
+  });
+
+  it("has a GET handshake and a verify token for meta only", () => {
+    expect(PROVIDERS.filter(takesVerifyToken)).toEqual(["meta"]);
+    const query = new URLSearchParams({ "hub.mode": "subscribe", "hub.verify_token": "t", "hub.challenge": "1" });
+    expect(PROVIDERS.filter((provider) => answerGetHandshake(provider, { query, verifyToken: "t" }) !== null)).toEqual(["meta"]);
   });
 
   it.each(PROVIDERS.filter((p) => p !== "none"))("routes %s to a verifier that refuses an unsigned request", (provider) => {

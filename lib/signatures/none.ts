@@ -5,6 +5,9 @@ import { readJsonObject, stringField } from "@/lib/signatures/json-body";
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
 export const none: SignatureVerifier = {
+  displayName: "None (unsafe)",
+  secretLabel: "No secret",
+  setupHint: "Nothing is verified: anyone who knows the ingest URL can send to it.",
   verify(input) {
     return {
       externalId: optionalHeader(input, "webhook-id") ?? optionalHeader(input, "idempotency-key"),

@@ -5,6 +5,9 @@ import { hmac, optionalHeader, requireHeader, requireSignatureMatch } from "@/li
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
 export const shopify: SignatureVerifier = {
+  displayName: "Shopify",
+  secretLabel: "Client secret",
+  setupHint: "The app's client secret (Partners → Apps → your app → Client credentials), or for webhooks made in the admin the key shown under Settings → Notifications → Webhooks.",
   verify(input) {
     const received = requireHeader(input, "X-Shopify-Hmac-Sha256");
     requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "base64", input.body));

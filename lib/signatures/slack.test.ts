@@ -45,7 +45,7 @@ describe("slack", () => {
   it("answers a verified url_verification handshake with its challenge", () => {
     const body = JSON.stringify({ token: "Jhj5dZrVaK7ZwHHjRyZWjbDl", challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", type: "url_verification" });
     const verified = slack.verify(signed({ body }));
-    expect(verified.handshakeResponse).toEqual({ challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" });
+    expect(verified.handshake).toEqual({ kind: "json", body: { challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" } });
     expect(verified.eventType).toBe("url_verification");
   });
 

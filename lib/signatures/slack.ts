@@ -12,6 +12,9 @@ const TIMESTAMP = "X-Slack-Request-Timestamp";
 const PREFIX = "v0=";
 
 export const slack: SignatureVerifier = {
+  displayName: "Slack",
+  secretLabel: "Signing secret",
+  setupHint: "api.slack.com/apps → your app → Basic Information → Signing Secret. Use the ingest URL as the Request URL (Event Subscriptions, Interactivity, Slash Commands).",
   verify(input) {
     const header = requireHeader(input, SIGNATURE);
     const t = requireHeader(input, TIMESTAMP);
@@ -26,7 +29,7 @@ export const slack: SignatureVerifier = {
       externalId: stringField(body, "event_id") ?? sha256Hex(input.body),
       eventType: stringField(objectField(body, "event"), "type") ?? stringField(body, "type"),
     };
-    if (body?.type === "url_verification") verified.handshakeResponse = { challenge: body.challenge };
+    if (body?.type === "url_verification") verified.handshake = { kind: "json", body: { challenge: body.challenge } };
     return verified;
   },
 };

@@ -13,6 +13,8 @@ import { malformed, parseUnixSeconds, requireFreshTimestamp, requireHeader, requ
 import { readJsonObject, stringField } from "@/lib/signatures/json-body";
 import type { SignatureVerifier } from "@/lib/signatures/types";
 
+type Guide = Pick<SignatureVerifier, "displayName" | "secretLabel" | "setupHint">;
+
 /** The package's key for a secret (`whsec_…` or the bare base64), or null when it does not decode. */
 function webhookFor(secret: string): Webhook | null {
   try {
@@ -22,9 +24,10 @@ function webhookFor(secret: string): Webhook | null {
   }
 }
 
-export function standardWebhooksVerifier(headerPrefix: "webhook" | "svix"): SignatureVerifier {
+export function standardWebhooksVerifier(headerPrefix: "webhook" | "svix", guide: Guide): SignatureVerifier {
   const [idHeader, timestampHeader, signatureHeader] = ["id", "timestamp", "signature"].map((part) => `${headerPrefix}-${part}`);
   return {
+    ...guide,
     verify(input) {
       const signatures = requireHeader(input, signatureHeader);
       const id = requireHeader(input, idHeader);
@@ -49,4 +52,8 @@ export function standardWebhooksVerifier(headerPrefix: "webhook" | "svix"): Sign
   };
 }
 
-export const standardWebhooks = standardWebhooksVerifier("webhook");
+export const standardWebhooks = standardWebhooksVerifier("webhook", {
+  displayName: "Standard Webhooks",
+  secretLabel: "Signing secret",
+  setupHint: "Leave empty to generate a whsec_… secret to give the sender, or paste the whsec_… secret the sender shows.",
+});

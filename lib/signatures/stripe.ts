@@ -8,6 +8,9 @@ import type { SignatureVerifier } from "@/lib/signatures/types";
 const HEADER = "Stripe-Signature";
 
 export const stripe: SignatureVerifier = {
+  displayName: "Stripe",
+  secretLabel: "Signing secret",
+  setupHint: "Dashboard → Developers → Webhooks → Add endpoint with the ingest URL, then paste its signing secret (whsec_…).",
   verify(input) {
     const header = requireHeader(input, HEADER);
     let t: string | null = null;

@@ -3,4 +3,8 @@
 // headers are read: an unbranded Svix sender uses `webhook-*`, which is the standard-webhooks provider.
 import { standardWebhooksVerifier } from "@/lib/signatures/standard-webhooks";
 
-export const svix = standardWebhooksVerifier("svix");
+export const svix = standardWebhooksVerifier("svix", {
+  displayName: "Svix",
+  secretLabel: "Signing secret",
+  setupHint: "The endpoint's whsec_… signing secret from the sender's Svix portal, or leave empty to generate one to give them.",
+});

@@ -7,8 +7,11 @@ import type { SignatureVerifier, VerifyInput } from "@/lib/signatures/types";
 export const NOW = new Date("2026-03-02T12:00:00Z");
 export const NOW_SECONDS = Math.floor(NOW.getTime() / 1000);
 
+/** The ingest URL a provider is told to send to, as built from APP_URL. */
+export const INGEST_URL = "https://inbox.example.com/in/ep_test";
+
 export function request(fields: Partial<VerifyInput> & Pick<VerifyInput, "body" | "headers">): VerifyInput {
-  return { secrets: [], toleranceSeconds: 300, now: NOW, ...fields };
+  return { secrets: [], toleranceSeconds: 300, now: NOW, url: INGEST_URL, method: "POST", ...fields };
 }
 
 /** Asserts a SignatureError with `code`, whose message names no secret; returns it for more checks. */

@@ -1,5 +1,6 @@
 import { Card } from "@/components/ui/card";
 import { CreateEndpointForm } from "@/components/endpoints/create-endpoint-form";
+import { providerGuides } from "@/lib/signatures";
 import { createEndpointAction } from "../actions";
 
 export const metadata = { title: "New endpoint · Webhook Inbox" };
@@ -7,7 +8,7 @@ export const metadata = { title: "New endpoint · Webhook Inbox" };
 export default function NewEndpointPage() {
   return (
     <Card title="New endpoint">
-      <CreateEndpointForm action={createEndpointAction} />
+      <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
     </Card>
   );
 }
