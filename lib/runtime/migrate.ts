@@ -1,11 +1,13 @@
-// Brings a database to the current schema: our drizzle-kit SQL migrations, then graphile-worker's, one
-// process at a time.
+// Brings a database to the current schema: our drizzle-kit SQL migrations, then graphile-worker's, then
+// the indexes built online (db/online-indexes.ts), one process at a time.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
+import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
+import { buildOnlineIndexes } from "./build-online-indexes";
 import { redactLogText } from "@/lib/logging/describe-error";
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
@@ -17,7 +19,8 @@ export const quietGraphileLogger = new Logger(() => (level, message) => {
   if (level === "error" || level === "warning") console.error(`[graphile-worker] ${redactLogText(message)}`);
 });
 
-export async function migrateDatabase(url: string): Promise<void> {
+/** `onlineIndexes`: db/online-indexes.ts unless told otherwise (tests). */
+export async function migrateDatabase(url: string, { onlineIndexes = ONLINE_INDEXES }: { onlineIndexes?: readonly OnlineIndex[] } = {}): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await withMigrationLock(client, async () => {
@@ -25,6 +28,7 @@ export async function migrateDatabase(url: string): Promise<void> {
       await runMigrations({ connectionString: url, logger: quietGraphileLogger });
       // After graphile-worker's migrations, which may replace the function.
       await client.unsafe(PLAN_ADD_JOBS_FRESH);
+      await buildOnlineIndexes(client, onlineIndexes);
     });
   } finally {
     await client.end();
