@@ -10,5 +10,5 @@ await new Promise((resolve) => process.stdin.once("data", resolve));
 const before = process.cpuUsage();
 const result = await openLoop(options);
 const used = process.cpuUsage(before);
-process.stdout.write(`${JSON.stringify({ ...result, cpuSeconds: (used.user + used.system) / 1e6 })}\n`);
-process.exit(0);
+// Exit once the line is out: a pipe takes a big write in several turns.
+process.stdout.write(`${JSON.stringify({ ...result, cpuSeconds: (used.user + used.system) / 1e6 })}\n`, () => process.exit(0));

@@ -139,6 +139,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
 
     const phases: Phase[] = [];
     for (const rate of RATES) {
+      console.log(`${rate}/s for ${SECONDS} s…`);
       const phase = await measure(`${rate}/s`, rate, SECONDS, "delivered");
       phases.push(phase);
       console.log(`${rate}/s done: achieved ${achieved(phase).toFixed(0)}/s, ingest p99 ${phase.load.latency.p99.toFixed(0)} ms, PostgreSQL ${micros(phase.cpu.database, phase).toFixed(0)} µs/webhook`);
