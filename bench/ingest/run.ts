@@ -1,18 +1,20 @@
 // bench/ingest: ingest throughput and latency beside (a) a no-op route in the same Next.js server
-// and (b) a naive bare node:http ingest, all in one run. Prints its figures; asserts nothing.
+// and (b) a naive bare node:http ingest, all in one run, with the worker running as deployed (it
+// delivers every stored webhook to a local destination answering 200; each target starts once the
+// previous one's deliveries are done). Prints its figures; asserts nothing.
 // The three take turns for BENCH_ROUNDS rounds and the ratios are of the medians: this machine's
 // speed drifts by 10-20 % from one 20 s stretch to the next.
 //   npm run bench:ingest            (BENCH_DURATION=seconds, BENCH_CONNECTIONS=n, BENCH_ROUNDS=n)
-import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
-import { closeDb, getSql } from "@/db";
+import { getSql } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
-import { withDatabase } from "@/lib/runtime/database-url";
-import { migrateDatabase } from "@/lib/runtime/migrate";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { freePort, startNextServer } from "@/test/next-server";
+import { freePort } from "@/test/next-server";
+import { untilDelivered } from "../support/product";
+import { benchPort, runBench } from "../support/run-bench";
+import { signedWebhook } from "../support/signed-webhook";
+import { median } from "../support/stats";
 import { startNaiveServer } from "./naive-server";
 
 const duration = Number(process.env.BENCH_DURATION ?? 20);
@@ -25,7 +27,6 @@ interface Figures { name: string; rps: number; p50: number; p99: number; ok: num
 
 function load(url: string, secret: string, seconds = duration): Promise<autocannon.Result> {
   const webhook = new Webhook(secret);
-  const pad = "x".repeat(900);
   let sequence = 0;
   return autocannon({
     url,
@@ -33,55 +34,37 @@ function load(url: string, secret: string, seconds = duration): Promise<autocann
     duration: seconds,
     requests: [{
       method: "POST",
-      setupRequest: (request) => {
-        // A unique, freshly signed ~1 KB Standard Webhooks request each time.
-        const id = `msg_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`;
-        const body = JSON.stringify({ type: "bench.event", id, pad });
-        const now = new Date();
-        const headers: Record<string, string> = {
-          "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-          "webhook-signature": webhook.sign(id, now, body),
-        };
-        return { ...request, headers, body };
-      },
+      setupRequest: (request) => ({ ...request, ...signedWebhook(webhook, `msg_${process.pid}_${sequence++}_${Math.random().toString(36).slice(2)}`) }),
     }],
   });
 }
 
 async function measure(name: string, url: string, secret: string, endpointId: string | null): Promise<Figures> {
+  await untilDelivered(getSql());
   const before = endpointId ? Number((await getSql()`select count(*) from deliveries where endpoint_id = ${endpointId}`)[0]!.count) : 0;
   const result = await load(url, secret);
   const rows = endpointId ? Number((await getSql()`select count(*) from deliveries where endpoint_id = ${endpointId}`)[0]!.count) - before : null;
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, ok: result["2xx"], errors: result.errors + result.non2xx, rows };
 }
 
-async function main() {
-  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const databaseName = `inbox_bench_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${databaseName}"`);
-  const databaseUrl = withDatabase(adminUrl, databaseName);
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-  let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
+runBench("inbox_bench", async ({ database, destination, startProduct }) => {
   let naive: { close: () => Promise<void> } | undefined;
   try {
-    await migrateDatabase(databaseUrl);
     const org = await createOrganizationFixture("Bench");
-    const make = (name: string) => createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: "http://127.0.0.1:9/" } });
+    const make = (name: string) => createEndpoint({ ctx: org.ctx, input: { name, provider: "standard-webhooks", destinationUrl: destination.url } });
     const [ingest, bare] = [await make("ingest"), await make("naive")];
     // One organization sends everything here: its ingest rate limit (ORG_INGEST_RATE, default 120/s) would be
     // the figure measured, not ingest's throughput, so the bench lifts it unless told otherwise.
     const orgRate = process.env.ORG_INGEST_RATE ?? "1000000";
-    server = await startNextServer({ databaseUrl, env: { INBOX_BENCH: "true", AUTH_SECRET: process.env.AUTH_SECRET, ORG_INGEST_RATE: orgRate } });
-    const naivePort = await freePort();
-    naive = await startNaiveServer({ databaseUrl, port: naivePort, endpointId: bare.id, organizationId: org.organizationId, secret: bare.secret! });
+    const { web: server } = await startProduct({ webEnv: { INBOX_BENCH: "true", ORG_INGEST_RATE: orgRate } });
+    const naivePort = benchPort(2) ?? (await freePort());
+    naive = await startNaiveServer({ databaseUrl: database.url, port: naivePort, endpointId: bare.id, organizationId: org.organizationId, secret: bare.secret! });
 
-    console.log(`bench/ingest: ${connections} connections, ${duration} s each, unique signed ~1 KB Standard Webhooks requests (ORG_INGEST_RATE=${orgRate})`);
+    console.log(`bench/ingest: ${connections} connections, ${duration} s each, unique signed ~1 KB Standard Webhooks requests (ORG_INGEST_RATE=${orgRate}); the worker delivers what is stored`);
     const targets = {
       // The same signed requests to every target, so the load generator does the same work for each.
-      noop: () => measure("next no-op route", `${server!.url}/api/noop`, ingest.secret!, null),
-      ingest: () => measure("ingest (POST /in/:id)", `${server!.url}/in/${ingest.id}`, ingest.secret!, ingest.id),
+      noop: () => measure("next no-op route", `${server.url}/api/noop`, ingest.secret!, null),
+      ingest: () => measure("ingest (POST /in/:id)", `${server.url}/in/${ingest.id}`, ingest.secret!, ingest.id),
       naive: () => measure("naive bare node:http", `http://127.0.0.1:${naivePort}/`, bare.secret!, bare.id),
     };
     // Warm-up is not counted: first compiles, pool fills. Its last requests may commit during the first round.
@@ -101,7 +84,6 @@ async function main() {
       for (const r of figures) console.log(`| ${round} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.ok} | ${r.errors} | ${r.rows ?? "—"} |`);
       results.push(figures);
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const [noop, ours, bareRps] = [0, 1, 2].map((i) => median(results.map((figures) => figures[i]!.rps)));
     const ourP99 = median(results.map((figures) => figures[1]!.p99));
     console.log(`\nmedians: no-op ${noop!.toFixed(0)} req/s, ingest ${ours!.toFixed(0)} req/s (p99 ${ourP99} ms), naive ${bareRps!.toFixed(0)} req/s`);
@@ -115,14 +97,5 @@ async function main() {
     console.log(`rows committed vs 2xx answered: ingest ${check(1)}; naive ${check(2)}`);
   } finally {
     await naive?.close();
-    await server?.stop();
-    await closeDb();
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.end();
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
 });

@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
+import { signedWebhook } from "../support/signed-webhook";
 
 const url = process.env.FLOOD_URL!;
 const webhook = new Webhook(process.env.FLOOD_SECRET!);
-const pad = "a".repeat(900);
 let sequence = 0;
 
 const result = await autocannon({
@@ -18,17 +18,8 @@ const result = await autocannon({
   ...(process.env.FLOOD_RATE ? { overallRate: Number(process.env.FLOOD_RATE) } : {}),
   requests: [{
     method: "POST",
-    setupRequest: (request) => {
-      // A unique, freshly signed ~1 KB request each time, as bench/ingest sends.
-      const id = `flood_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`;
-      const body = JSON.stringify({ type: "flood.event", id, pad });
-      const now = new Date();
-      const headers = {
-        "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": webhook.sign(id, now, body),
-      };
-      return { ...request, headers, body };
-    },
+    // A unique, freshly signed ~1 KB request each time, as bench/ingest sends.
+    setupRequest: (request) => ({ ...request, ...signedWebhook(webhook, `flood_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`, "flood.event") }),
   }],
 });
 console.log(JSON.stringify({

@@ -6,18 +6,11 @@
 // Idle and storm phases take turns for a few rounds; the figure is the median of the rounds' p99
 // ratios, beside each round's figures. Asserts nothing.
 //   npm run bench:sign-in-storm     (BENCH_ROUNDS=5, BENCH_RATE=50 webhooks/s, BENCH_REQUESTS=200 per phase)
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import postgres from "postgres";
-import { closeDb } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
-import { withDatabase } from "@/lib/runtime/database-url";
-import { migrateDatabase } from "@/lib/runtime/migrate";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { startNextServer } from "@/test/next-server";
 import { ingestAtSteadyRate, percentile, prepareStorm } from "@/test/sign-in-storm";
+import { runBench } from "../support/run-bench";
+import { median } from "../support/stats";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const RATE = Number(process.env.BENCH_RATE ?? 50);
@@ -27,80 +20,42 @@ const STORM_SPREAD_MS = 3_000;
 /** The measured ingest starts this long before the storm, and runs through it. */
 const STORM_STARTS_AFTER_MS = 500;
 
-function startWorker(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "jobs/worker.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, INBOX_ALLOW_PRIVATE_DESTINATIONS: "true", DELIVERY_LOG: "problems" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
 const summary = (samples: { ms: number; status: number }[]) => {
   const ms = samples.map((s) => s.ms);
   return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms), failed: samples.filter((s) => s.status !== 200).length };
 };
 
-async function main() {
-  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const databaseName = `inbox_bench_sign_in_storm_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${databaseName}"`);
-  const databaseUrl = withDatabase(adminUrl, databaseName);
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.AUTH_SECRET ??= "bench-auth-secret";
-  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-  let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
-  let worker: ChildProcess | undefined;
-  let destination: http.Server | undefined;
-  try {
-    await migrateDatabase(databaseUrl);
-    const sender = await createOrganizationFixture("Sender");
-    // A destination answering 200 at once: the worker delivers every webhook (its share of the
-    // database is in the figures) and no retries pile up into waves that land on some phases.
-    destination = http.createServer((request, response) => request.resume().on("end", () => response.end("ok")));
-    await new Promise<void>((resolve) => destination!.listen(0, "127.0.0.1", resolve));
-    const destinationUrl = `http://127.0.0.1:${(destination.address() as AddressInfo).port}/hook`;
-    const endpoint = await createEndpoint({ ctx: sender.ctx, input: { name: "Orders", provider: "standard-webhooks", destinationUrl } });
-    const emails: string[] = [];
-    for (let i = 0; i < 30; i++) emails.push((await createOrganizationFixture(`Account ${i}`)).email);
-    server = await startNextServer({ databaseUrl, env: { AUTH_SECRET: process.env.AUTH_SECRET, TRUSTED_PROXIES: "127.0.0.1/32,::1/128", INBOX_ALLOW_PRIVATE_DESTINATIONS: "true" } });
-    worker = startWorker(databaseUrl);
-    const ingestUrl = `${server.url}/in/${endpoint.id}`;
-    const secret = endpoint.secret!;
+process.env.AUTH_SECRET ??= "bench-auth-secret";
+// The destination answers 200 at once: the worker delivers every webhook (its share of the
+// database is in the figures) and no retries pile up into waves that land on some phases.
+runBench("inbox_bench_sign_in_storm", async ({ destination, startProduct }) => {
+  const sender = await createOrganizationFixture("Sender");
+  const endpoint = await createEndpoint({ ctx: sender.ctx, input: { name: "Orders", provider: "standard-webhooks", destinationUrl: destination.url } });
+  const emails: string[] = [];
+  for (let i = 0; i < 30; i++) emails.push((await createOrganizationFixture(`Account ${i}`)).email);
+  const { web: server } = await startProduct({ webEnv: { TRUSTED_PROXIES: "127.0.0.1/32,::1/128" }, workerEnv: { DELIVERY_LOG: "problems" } });
+  const ingestUrl = `${server.url}/in/${endpoint.id}`;
+  const secret = endpoint.secret!;
 
-    await ingestAtSteadyRate(ingestUrl, secret, 100, RATE, "warm");
-    await (await prepareStorm(server.url, emails.slice(0, 6), 6, 0)).go();
+  await ingestAtSteadyRate(ingestUrl, secret, 100, RATE, "warm");
+  await (await prepareStorm(server.url, emails.slice(0, 6), 6, 0)).go();
 
-    console.log(`sign-in storm: ${STORM} sign-ins over ${STORM_SPREAD_MS} ms; ingest ${REQUESTS} signed webhooks at ${RATE}/s per phase; web server + worker + PostgreSQL on this machine\n`);
-    console.log("| round | idle p50 / p99 / max (ms) | storm p50 / p99 / max (ms) | p99 ratio | sign-ins: signed in / wrong / busy / throttled / other | most in flight | storm answered in |");
-    console.log("| --- | --- | --- | --- | --- | --- | --- |");
-    const ratios: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      const idle = summary(await ingestAtSteadyRate(ingestUrl, secret, REQUESTS, RATE, `idle${round}`));
-      const attackers = await prepareStorm(server.url, emails, STORM, STORM_SPREAD_MS);
-      const measured = ingestAtSteadyRate(ingestUrl, secret, REQUESTS, RATE, `storm${round}`);
-      await new Promise((r) => setTimeout(r, STORM_STARTS_AFTER_MS));
-      const storm = await attackers.go();
-      const during = summary(await measured);
-      const ratio = during.p99 / idle.p99;
-      ratios.push(ratio);
-      const o = storm.outcomes;
-      const f = (s: ReturnType<typeof summary>) => `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)} / ${s.max.toFixed(1)}${s.failed ? ` (${s.failed} not 200)` : ""}`;
-      console.log(`| ${round} | ${f(idle)} | ${f(during)} | ${ratio.toFixed(2)}× | ${o["signed in"]} / ${o.wrong} / ${o.busy} / ${o.throttled} / ${o.other} | ${storm.mostInFlight} | ${storm.ms} ms |`);
-    }
-    const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
-    console.log(`\nmedian p99 ratio (storm ÷ idle): ${median.toFixed(2)}× (target ≤ 2×)`);
-  } finally {
-    worker?.kill("SIGTERM");
-    await server?.stop();
-    destination?.closeAllConnections();
-    destination?.close();
-    await closeDb();
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`).catch(() => {});
-    await admin.end();
+  console.log(`sign-in storm: ${STORM} sign-ins over ${STORM_SPREAD_MS} ms; ingest ${REQUESTS} signed webhooks at ${RATE}/s per phase; web server + worker + PostgreSQL on this machine\n`);
+  console.log("| round | idle p50 / p99 / max (ms) | storm p50 / p99 / max (ms) | p99 ratio | sign-ins: signed in / wrong / busy / throttled / other | most in flight | storm answered in |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- |");
+  const ratios: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const idle = summary(await ingestAtSteadyRate(ingestUrl, secret, REQUESTS, RATE, `idle${round}`));
+    const attackers = await prepareStorm(server.url, emails, STORM, STORM_SPREAD_MS);
+    const measured = ingestAtSteadyRate(ingestUrl, secret, REQUESTS, RATE, `storm${round}`);
+    await new Promise((r) => setTimeout(r, STORM_STARTS_AFTER_MS));
+    const storm = await attackers.go();
+    const during = summary(await measured);
+    const ratio = during.p99 / idle.p99;
+    ratios.push(ratio);
+    const o = storm.outcomes;
+    const f = (s: ReturnType<typeof summary>) => `${s.p50.toFixed(1)} / ${s.p99.toFixed(1)} / ${s.max.toFixed(1)}${s.failed ? ` (${s.failed} not 200)` : ""}`;
+    console.log(`| ${round} | ${f(idle)} | ${f(during)} | ${ratio.toFixed(2)}× | ${o["signed in"]} / ${o.wrong} / ${o.busy} / ${o.throttled} / ${o.other} | ${storm.mostInFlight} | ${storm.ms} ms |`);
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
+  console.log(`\nmedian p99 ratio (storm ÷ idle): ${median(ratios).toFixed(2)}× (target ≤ 2×)`);
 });

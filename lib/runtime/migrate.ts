@@ -1,10 +1,13 @@
-// Brings a database to the current schema: our drizzle-kit SQL migrations, then graphile-worker's.
+// Brings a database to the current schema: our drizzle-kit SQL migrations, then graphile-worker's, then
+// the indexes built online (db/online-indexes.ts), one process at a time.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
+import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
+import { buildOnlineIndexes } from "./build-online-indexes";
 import { redactLogText } from "@/lib/logging/describe-error";
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
@@ -16,15 +19,45 @@ export const quietGraphileLogger = new Logger(() => (level, message) => {
   if (level === "error" || level === "warning") console.error(`[graphile-worker] ${redactLogText(message)}`);
 });
 
-export async function migrateDatabase(url: string): Promise<void> {
+/** `onlineIndexes`: db/online-indexes.ts unless told otherwise (tests). */
+export async function migrateDatabase(url: string, { onlineIndexes = ONLINE_INDEXES }: { onlineIndexes?: readonly OnlineIndex[] } = {}): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await migrate(drizzle({ client }), { migrationsFolder });
-    await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-    // After graphile-worker's migrations, which may replace the function.
-    await client.unsafe(PLAN_ADD_JOBS_FRESH);
+    await withMigrationLock(client, async () => {
+      await migrate(drizzle({ client }), { migrationsFolder });
+      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+      // After graphile-worker's migrations, which may replace the function.
+      await client.unsafe(PLAN_ADD_JOBS_FRESH);
+      await buildOnlineIndexes(client, onlineIndexes);
+    });
   } finally {
     await client.end();
+  }
+}
+
+const MIGRATION_LOCK = "webhook-inbox:migrate";
+const LOCK_POLL_MS = 250;
+
+/**
+ * Several processes may migrate one database at once (npm start, start:web on each web machine,
+ * db:migrate): two drizzle migrators both read "nothing applied" and both run every migration, and
+ * one fails. A session advisory lock (on `client`'s one connection, held across its transactions)
+ * lets one migrate while the others wait, then find nothing left to do. They wait by trying again,
+ * not in pg_advisory_lock: a statement waiting there holds a snapshot, and CREATE INDEX CONCURRENTLY
+ * under the lock waits for every older snapshot in the database, so the two would deadlock.
+ */
+async function withMigrationLock(client: postgres.Sql, fn: () => Promise<void>): Promise<void> {
+  for (let waited = false; ; waited = true) {
+    const [{ locked }] = await client<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended(${MIGRATION_LOCK}, 0)) as locked`;
+    if (locked) break;
+    if (!waited) console.log("[migrate] another process is migrating this database; waiting for it");
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+  try {
+    await fn();
+  } finally {
+    // Ending the connection releases it too: a failed unlock must not hide what fn threw.
+    await client`select pg_advisory_unlock(hashtextextended(${MIGRATION_LOCK}, 0))`.catch(() => {});
   }
 }
 

@@ -1,0 +1,225 @@
+// bench/e2e: the product end to end, as deployed — a fresh database, the web server and the worker as
+// `npm start` runs them, 10 endpoints relaying to a local destination that answers 200 — under signed
+// ~1 KB webhooks offered at fixed rates (open loop, from a load generator process of its own:
+// bench/e2e/load.ts). Per rate: achieved ingest rate and latency, deliveries that arrived against
+// webhooks acknowledged, how long after the last send the last delivery arrived, send→destination
+// latency (the generator's send time travels in a header the relay passes on), and CPU per webhook
+// of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
+// the same for paused endpoints, with the worker running (it parks each job) and stopped.
+// Prints its figures; asserts nothing.
+//   npm run bench:e2e [-- --rates 500,1000 --seconds 10]
+//   options (or env): --rates (BENCH_RATES, default 500,1000,1500,2000 webhooks/s), --seconds (BENCH_SECONDS, 20 per rate),
+//   --paused-rate (BENCH_PAUSED_RATE, 500; 0 skips the paused phases), --endpoints (BENCH_ENDPOINTS, 10),
+//   --organizations (BENCH_ORGANIZATIONS, as many as endpoints: one endpoint each), --drain-seconds (BENCH_DRAIN_SECONDS, 120:
+//   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports)
+import { spawn } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { BENCH_APPLICATION_NAME, CpuMeter, type CpuUse } from "../support/cpu";
+import type { BenchDestination } from "../support/destination";
+import type { OpenLoopOptions, OpenLoopResult } from "../support/open-loop";
+import { stopWorker, untilDelivered } from "../support/product";
+import { runBench } from "../support/run-bench";
+import { summarize } from "../support/stats";
+
+const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port"] as const;
+const { values: args } = parseArgs({ options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])) });
+const option = (name: (typeof OPTIONS)[number], fallback: string) =>
+  (args[name] as string | undefined) ?? process.env[`BENCH_${name.toUpperCase().replaceAll("-", "_")}`] ?? fallback;
+
+const RATES = option("rates", "500,1000,1500,2000").split(",").map(Number);
+const SECONDS = Number(option("seconds", "20"));
+const PAUSED_RATE = Number(option("paused-rate", "500"));
+const ENDPOINTS = Number(option("endpoints", "10"));
+const ORGANIZATIONS = Math.min(ENDPOINTS, Number(option("organizations", String(ENDPOINTS))));
+const DRAIN_SECONDS = Number(option("drain-seconds", "120"));
+if (option("port", "")) process.env.BENCH_PORT = option("port", "");
+
+/** The targets of issue #13, for the summary. */
+const TARGET = { rate: 1_500, ingestP99Ms: 100, sendToDestinationP99Ms: 250, lastDeliveryAfterEndS: 5, databaseMicrosPerWebhook: 400 };
+
+interface Target { url: string; secret: string }
+type Loaded = OpenLoopResult & { cpuSeconds: number };
+type WaitFor = "delivered" | "parked" | "answered";
+
+interface Phase {
+  label: string;
+  rate: number;
+  load: Loaded;
+  cpu: CpuUse;
+  delivered: number;
+  /** Seconds from the last request's due time to the last acknowledged delivery's arrival. */
+  lastDeliveryAfterEnd: number | null;
+  sendToDestination: { p50: number; p99: number; max: number };
+}
+
+/** Starts the load generator; it sends once told to go. */
+async function startLoad(options: OpenLoopOptions): Promise<{ go: () => Promise<Loaded> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/e2e/load.ts"], {
+    env: { ...process.env, BENCH_LOAD: JSON.stringify(options) },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  for (let i = 0; !out.startsWith("ready\n"); i++) {
+    if (child.exitCode !== null || i > 600) throw new Error(`the load generator did not start: ${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    go: async () => {
+      child.stdin!.end("go\n");
+      const code = await exited;
+      if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+      return JSON.parse(out.trim().split("\n").at(-1)!) as Loaded;
+    },
+  };
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return true;
+    if (Date.now() > deadline) {
+      console.log(`(gave up waiting for ${what} after ${timeoutMs / 1000} s)`);
+      return false;
+    }
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
+  // The bench's own queries while measuring, named so that their backend is not counted as the product's.
+  const watch = postgres(database.url, { max: 1, onnotice: () => {}, connection: { application_name: BENCH_APPLICATION_NAME } });
+  try {
+    const organizations = [];
+    for (let i = 0; i < ORGANIZATIONS; i++) organizations.push(await createOrganizationFixture(`Bench e2e ${i}`)); // hashing is bounded
+    const endpoints = [];
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const { ctx } = organizations[i % ORGANIZATIONS]!;
+      endpoints.push({ ctx, ...(await createEndpoint({ ctx, input: { name: `e2e-${i}`, provider: "standard-webhooks", destinationUrl: destination.url } })) });
+    }
+    // Each organization's ingest rate limit (default 120/s per web process) would be the figure measured, not the product's capacity.
+    const orgRate = process.env.ORG_INGEST_RATE ?? "1000000";
+    const product = await startProduct({ webEnv: { ORG_INGEST_RATE: orgRate } });
+    const targets: Target[] = endpoints.map((endpoint) => ({ url: `${product.web.url}/in/${endpoint.id}`, secret: endpoint.secret! }));
+    const jobsLeft = async () => (await watch`select exists (select 1 from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver') as left`)[0]!.left as boolean;
+
+    const measure = async (label: string, rate: number, seconds: number, waitFor: WaitFor): Promise<Phase> => {
+      const load = await startLoad({ targets, rate, seconds, tag: `e2e_${label.replace(/\W+/g, "_")}` });
+      const meter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
+      const sampling = setInterval(() => void meter.sample().catch(() => {}), 500);
+      try {
+        const loaded = await load.go();
+        const drainMs = DRAIN_SECONDS * 1000;
+        if (waitFor === "delivered") {
+          let missingFrom = 0; // acknowledged ids before it have arrived
+          const allArrived = () => {
+            while (missingFrom < loaded.acknowledged.length && destination.arrivals.has(loaded.acknowledged[missingFrom]!)) missingFrom++;
+            return missingFrom === loaded.acknowledged.length;
+          };
+          await until("every acknowledged webhook at the destination", allArrived, drainMs, 20);
+          if (!(await untilDelivered(watch, drainMs))) console.log("(gave up waiting for the deliveries' states to settle)");
+        }
+        if (waitFor === "parked") await until("the worker to park every job", async () => !(await jobsLeft()), drainMs, 100);
+        const cpu = await meter.stop();
+        return { label, rate, load: loaded, cpu, ...arrivalsOf(loaded, destination) };
+      } finally {
+        clearInterval(sampling);
+      }
+    };
+
+    console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed ~1 KB Standard Webhooks requests, open loop from a process of its own;`);
+    console.log(`web server + worker as npm start runs them (ORG_INGEST_RATE=${orgRate}; every other setting ${settingsNote()}), PostgreSQL at ${new URL(database.url).host}, all on this ${cpus().length}-core machine`);
+    await measure("warm-up", 200, 3, "delivered"); // compiles, pools, connections
+
+    const phases: Phase[] = [];
+    for (const rate of RATES) {
+      console.log(`${rate}/s for ${SECONDS} s…`);
+      const phase = await measure(`${rate}/s`, rate, SECONDS, "delivered");
+      phases.push(phase);
+      console.log(`${rate}/s done: achieved ${achieved(phase).toFixed(0)}/s, ingest p99 ${phase.load.latency.p99.toFixed(0)} ms, PostgreSQL ${micros(phase.cpu.database, phase).toFixed(0)} µs/webhook`);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+
+    const paused: Phase[] = [];
+    if (PAUSED_RATE > 0) {
+      for (const endpoint of endpoints) await updateEndpoint({ ctx: endpoint.ctx, input: { id: endpoint.id, changes: { paused: true } } });
+      paused.push(await measure("paused, worker running", PAUSED_RATE, SECONDS, "parked"));
+      await stopWorker(product.worker);
+      paused.push(await measure("paused, worker stopped", PAUSED_RATE, SECONDS, "answered"));
+    }
+    report(phases, paused, destination);
+  } finally {
+    await watch.end();
+  }
+});
+
+function arrivalsOf(load: Loaded, destination: BenchDestination) {
+  const latencies: number[] = [];
+  let delivered = 0;
+  let last = 0;
+  for (const id of load.acknowledged) {
+    const arrival = destination.arrivals.get(id);
+    if (!arrival) continue;
+    delivered++;
+    last = Math.max(last, arrival.at);
+    if (arrival.sentAt !== null) latencies.push(arrival.at - arrival.sentAt);
+  }
+  return { delivered, lastDeliveryAfterEnd: last ? (last - load.lastDueAt) / 1000 : null, sendToDestination: summarize(latencies) };
+}
+
+/** Acknowledged webhooks per second, from the first request's due time to the last answer. */
+const achieved = (phase: Phase) => phase.load.ok / ((phase.load.lastAnswerAt - phase.load.firstDueAt) / 1000);
+const micros = (cpuSeconds: number, phase: Phase) => (cpuSeconds * 1e6) / Math.max(1, phase.load.ok);
+const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : "—");
+const failures = (load: Loaded) => Object.entries(load.failures).map(([why, n]) => `${n}× ${why}`).join(", ") || "0";
+const settingsNote = () => {
+  const set = ["WORKER_CONCURRENCY", "DELIVERY_ENDPOINT_CONCURRENCY", "ORG_DELIVERY_CONCURRENCY", "DELIVERY_LOG", "DATABASE_POOL_SIZE"].filter((name) => process.env[name]);
+  return set.length ? `at its default except ${set.map((name) => `${name}=${process.env[name]}`).join(", ")}` : "at its default";
+};
+
+function report(phases: Phase[], paused: Phase[], destination: BenchDestination) {
+  console.log(`\n| offered /s | achieved /s | ingest p50 / p99 ms | not 200 | delivered / acknowledged | last delivery after the end | send→destination p50 / p99 ms | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |`);
+  console.log("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const p of phases) {
+    const last = p.lastDeliveryAfterEnd === null ? "—" : `${p.lastDeliveryAfterEnd.toFixed(2)} s`;
+    console.log(`| ${p.rate} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${failures(p.load)} | ${p.delivered} / ${p.load.ok} | ${last} | ${ms(p.sendToDestination.p50)} / ${ms(p.sendToDestination.p99)} | ${micros(p.cpu.database, p).toFixed(0)} | ${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} |`);
+  }
+  console.log(`(deliveries that arrived twice over the whole run: ${destination.repeats()})`);
+
+  console.log("\nCPU cores in use on average over each phase (sending, then until the last delivery settled):");
+  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const p of [...phases, ...paused]) {
+    const c = p.cpu;
+    const cores = (x: number) => (x / c.seconds).toFixed(2);
+    const ours = c.processes.web! + c.processes.worker! + p.load.cpuSeconds + c.database + c.bench;
+    console.log(`| ${p.label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${cores(p.load.cpuSeconds)} (${ms(p.load.lateness.p99)}) | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`} |`);
+  }
+
+  if (paused.length) {
+    console.log("\nPaused endpoints (stored, not delivered):");
+    console.log("| worker | offered /s | achieved /s | ingest p50 / p99 ms | not 200 | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |");
+    console.log("| --- | ---: | ---: | ---: | --- | ---: | ---: |");
+    for (const p of paused) {
+      console.log(`| ${p.label.replace("paused, worker ", "")} | ${p.rate} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${failures(p.load)} | ${micros(p.cpu.database, p).toFixed(0)} | ${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} |`);
+    }
+  }
+
+  const at = phases.find((p) => p.rate === TARGET.rate);
+  if (at) {
+    const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+    const sustained = achieved(at) >= 0.99 * TARGET.rate && at.delivered === at.load.ok && at.load.ok === at.load.sent;
+    console.log(`\nTargets at ${TARGET.rate}/s: sustained ${verdict(sustained)} (achieved ${achieved(at).toFixed(0)}/s, ${at.load.sent - at.load.ok} not acknowledged, ${at.load.ok - at.delivered} not delivered); ` +
+      `ingest p99 ${ms(at.load.latency.p99)} ms ≤ ${TARGET.ingestP99Ms}: ${verdict(at.load.latency.p99 <= TARGET.ingestP99Ms)}; ` +
+      `send→destination p99 ${ms(at.sendToDestination.p99)} ms ≤ ${TARGET.sendToDestinationP99Ms}: ${verdict(at.sendToDestination.p99 <= TARGET.sendToDestinationP99Ms)}; ` +
+      `last delivery ${at.lastDeliveryAfterEnd?.toFixed(2) ?? "—"} s after the end ≤ ${TARGET.lastDeliveryAfterEndS}: ${verdict((at.lastDeliveryAfterEnd ?? Infinity) <= TARGET.lastDeliveryAfterEndS)}; ` +
+      `PostgreSQL ${micros(at.cpu.database, at).toFixed(0)} µs per webhook ≤ ${TARGET.databaseMicrosPerWebhook}: ${verdict(micros(at.cpu.database, at) <= TARGET.databaseMicrosPerWebhook)}`);
+  }
+  console.log(`machine: load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at the end (other sessions' work included)`);
+}

@@ -1,0 +1,15 @@
+// Indexes built online: CREATE INDEX CONCURRENTLY, after the drizzle migrations and outside their
+// transaction, so that building one on a big table does not hold ingest's inserts for the length of
+// the build (a plain CREATE INDEX takes a lock that stops every write to the table until it ends).
+// lib/runtime/build-online-indexes.ts applies them on every migrate, each once: a valid index of that
+// name is left alone, an INVALID one (a build that was interrupted) is dropped and built again.
+// How a migration uses this: ARCHITECTURE.md, "Migrations".
+
+export interface OnlineIndex {
+  /** The index's name in the public schema: how a later migrate finds it again. A changed definition takes a new name. */
+  name: string;
+  /** What follows `create index concurrently <name> on`: table, method, columns, predicate. */
+  on: string;
+}
+
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [];
