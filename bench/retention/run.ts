@@ -14,8 +14,8 @@
 // worker's log). Prints achieved ingest rate and p99 per phase, their ratios (target: rate with the
 // sweep ≥ 0.9× without), rows swept, and CPU by process (PostgreSQL: this database's backends,
 // autovacuum included, sampled every second). Asserts nothing.
-//   npm run bench:retention   (BENCH_ROWS=1000000, BENCH_RATE=300, BENCH_SECONDS=20, BENCH_ROUNDS=3, BENCH_CONNECTIONS=20,
-//                              BENCH_FULL_SWEEP=0 to skip the timed sweep of the rest)
+//   npm run bench:retention   (BENCH_ROWS=1000000, BENCH_RATE=300, BENCH_SECONDS=20, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50,
+//                              BENCH_FULL_SWEEP=0 to skip the timed sweep of the rest, BENCH_PORT=n: the web server on n, the destination on n + 1)
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -35,8 +35,9 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_RATE ?? 300);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const FULL_SWEEP = process.env.BENCH_FULL_SWEEP !== "0";
+const PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
 
 interface Ingest { requests: number; perSecond: number; errors: number; timeouts: number; statusCodes: Record<string, { count: number }>; p50: number; p99: number }
 interface Cpu { seconds: number; web: number; worker: number; database: number; machine: number }
@@ -94,7 +95,7 @@ async function startDestination() {
     req.resume();
     req.on("end", () => res.end("ok"));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(PORT ? PORT + 1 : 0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
@@ -171,7 +172,7 @@ async function main() {
     console.log(`seeded ${ROWS.toLocaleString("en")} deliveries and ${attempts.toLocaleString("en")} attempts in ${((performance.now() - seeded) / 1000).toFixed(0)} s`);
 
     // Live may send RATE a second: its own ingest rate limit (120/s per web process) is not what is measured.
-    server = await startNextServer({ databaseUrl, env: { AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-auth-secret", ORG_INGEST_RATE: String(RATE * 10) } });
+    server = await startNextServer({ databaseUrl, port: PORT, env: { AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-auth-secret", ORG_INGEST_RATE: String(RATE * 10) } });
     worker = startWorker(databaseUrl);
     const pids = { web: server.child.pid, worker: worker.pid };
     const liveUrl = `${server.url}/in/${liveEndpoint.id}`;
@@ -210,16 +211,19 @@ async function main() {
     });
     console.log(`\nLive achieved rate with the sweep / without: ${(rateSweep / rateQuiet).toFixed(2)}× (medians ${rateSweep.toFixed(0)} / ${rateQuiet.toFixed(0)} req/s; target ≥ 0.9×)`);
     console.log(`Live p99 with the sweep / without: ${(p99Sweep / p99Quiet).toFixed(2)}× (medians ${p99Sweep} / ${p99Quiet} ms); per round: ${rounds.join(", ")}`);
-    const sweepPhases = phases.filter((p) => p.name === "sweep");
-    const sweptRows = sweepPhases.reduce((sum, p) => sum + p.swept, 0);
-    const sweptSeconds = sweepPhases.reduce((sum, p) => sum + p.cpu.seconds, 0);
-    const dbExtra = sweepPhases.reduce((sum, p) => sum + p.cpu.database, 0) - phases.filter((p) => p.name === "no sweep").reduce((sum, p) => sum + p.cpu.database, 0);
-    console.log(`sweep beside ingest: ${sweptRows.toLocaleString("en")} rows in ${sweptSeconds.toFixed(0)} s (${(sweptRows / sweptSeconds).toFixed(0)}/s); this database's CPU ${(dbExtra / sweptSeconds).toFixed(2)} cores more than without (${((dbExtra / sweptRows) * 1000).toFixed(2)} ms per 1,000 rows)`);
+    const total = (name: string, pick: (p: Phase) => number) => phases.filter((p) => p.name === name).reduce((sum, p) => sum + pick(p), 0);
+    const sweptRows = total("sweep", (p) => p.swept);
+    const sweptSeconds = total("sweep", (p) => p.cpu.seconds);
+    const dbCores = (name: string) => total(name, (p) => p.cpu.database) / total(name, (p) => p.cpu.seconds);
+    console.log(`sweep beside ingest: ${sweptRows.toLocaleString("en")} rows in ${sweptSeconds.toFixed(0)} s (${(sweptRows / sweptSeconds).toFixed(0)}/s); this database's backends ${dbCores("sweep").toFixed(2)} cores with it, ${dbCores("no sweep").toFixed(2)} without`);
 
-    if (FULL_SWEEP) {
+    if (FULL_SWEEP && (await archiveLeft()) > 0) {
+      await setRetention(365);
+      while (await sweeping()) await sleep(500); // the last phase's run ends at its next statement
       const left = await archiveLeft();
-      console.log(`\nthe rest of Archive (${left.toLocaleString("en")} deliveries) swept by the worker's cron alone, retention 30 days, no ingest:`);
       const runsBefore = worker.runs.length;
+      await setRetention(30);
+      console.log(`\nthe rest of Archive (${left.toLocaleString("en")} deliveries) swept by the worker's cron alone, retention 30 days, no ingest:`);
       const full = await measuringCpu(pids, databaseName, async () => {
         while (!(await archiveEmpty())) await sleep(5_000);
       });
@@ -229,7 +233,7 @@ async function main() {
       console.log(`${left.toLocaleString("en")} deliveries in ${(full.cpu.seconds / 60).toFixed(1)} min wall (cron every minute), ${runs.length} runs, ${active.toFixed(0)} s of runs → ${(left / active).toFixed(0)}/s while running, ${((left / full.cpu.seconds) * 60).toLocaleString("en", { maximumFractionDigits: 0 })} a minute`);
       console.log(`  → 1,000,000 settled deliveries take about ${((1_000_000 / left) * (full.cpu.seconds / 60)).toFixed(0)} min at the defaults`);
       const cores = (x: number) => (x / full.cpu.seconds).toFixed(2);
-      console.log(`  CPU meanwhile: PostgreSQL (this db) ${cores(full.cpu.database)} cores (${((full.cpu.database / left) * 1000).toFixed(2)} ms per 1,000 deliveries, autovacuum included), worker ${cores(full.cpu.worker)}, machine ${cores(full.cpu.machine)} of 2`);
+      console.log(`  CPU meanwhile: PostgreSQL (this db) ${cores(full.cpu.database)} cores (${((full.cpu.database / left) * 1e6).toFixed(0)} ms per 1,000 deliveries, autovacuum included), worker ${cores(full.cpu.worker)}, machine ${cores(full.cpu.machine)} of 2`);
       const [{ n: orphans }] = await getSql()`select count(*)::int as n from attempts where organization_id = ${archive.organizationId}`;
       console.log(`  Archive's attempts left: ${orphans} (they go with their deliveries)`);
     }

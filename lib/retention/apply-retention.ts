@@ -7,7 +7,7 @@ import { deleteExpiredIncidents } from "./delete-expired-incidents";
 import { deleteExpiredMails } from "./delete-expired-mails";
 import { deleteExpiredRefusedRequests } from "./delete-expired-refused-requests";
 import { listOrganizationsWithExpiredRecords } from "./list-organizations-with-expired-records";
-import { retentionSettings, type RetentionSettings } from "./retention-settings";
+import { FULL_BATCH_REST_MS, retentionSettings, type RetentionSettings } from "./retention-settings";
 
 /** What expires, each deleted by a statement of at most `limit` rows of one organization. */
 const KINDS = {
@@ -34,8 +34,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * round every organization with expired rows gets one batch of each kind it still has, so a million
  * expired deliveries of one organization hold up another's sweep by one batch a round at most. The run
  * stops at `runMs`, `rowsPerRun` or the signal, between two batches; the next run goes on. After each
- * batch that deleted something it rests `pauseFactor` times as long as the batch took, leaving the
- * database to ingest and delivery. One run at a time across all workers.
+ * batch that deleted something it rests `pauseFactor` times as long as the batch took (at least
+ * FULL_BATCH_REST_MS after a full batch), leaving the database to ingest and delivery. One run at a time across all workers.
  */
 export async function applyRetention({ settings = retentionSettings(), signal }: { settings?: RetentionSettings; signal?: AbortSignal } = {}): Promise<RetentionRun> {
   const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0 };
@@ -56,7 +56,8 @@ export async function applyRetention({ settings = retentionSettings(), signal }:
           rows += n;
           deleted[kind] += n;
           if (n < limit) turn.kinds.delete(kind); // all gone, or the rest held by someone: the next run looks again
-          if (n > 0 && settings.pauseFactor > 0) await sleep(settings.pauseFactor * (performance.now() - started));
+          const took = performance.now() - started;
+          if (n > 0 && settings.pauseFactor > 0) await sleep(Math.max(settings.pauseFactor * took, (FULL_BATCH_REST_MS * n) / settings.batchSize));
         }
         if (turn.kinds.size === 0) turns.splice(turns.indexOf(turn), 1);
       }
