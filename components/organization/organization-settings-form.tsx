@@ -26,7 +26,7 @@ export function OrganizationSettingsForm({ action, organization }: { action: Act
         inputMode="numeric"
         defaultValue={value("retentionDays")}
         required
-        hint="1 to 365. Delivered and dead deliveries, with their attempts, are removed this long after their last change; pending ones never. Resolved incidents, sent mail and refused requests follow the same period."
+        hint="1 to 365. Delivered and dead deliveries, with their attempts, are removed this long after their last change; pending ones never. Resolved incidents, mail already sent and refused requests follow the same period."
       />
       <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
     </form>

@@ -35,7 +35,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * expired deliveries of one organization hold up another's sweep by one batch a round at most. The run
  * stops at `runMs`, `rowsPerRun` or the signal, between two batches; the next run goes on. After each
  * batch that deleted something it rests `pauseFactor` times as long as the batch took (at least
- * FULL_BATCH_REST_MS after a full batch), leaving the database to ingest and delivery. One run at a time across all workers.
+ * FULL_BATCH_REST_MS after a full batch), leaving the database to ingest and delivery. One run at a
+ * time across all workers.
  */
 export async function applyRetention({ settings = retentionSettings(), signal }: { settings?: RetentionSettings; signal?: AbortSignal } = {}): Promise<RetentionRun> {
   const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0 };
