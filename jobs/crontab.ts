@@ -2,4 +2,10 @@
 // check-alerts: every minute, one attempt per tick (the next tick is the retry), no backfill after downtime.
 // rescue-deliveries: every minute, the safety net for deliveries that lost their job (lib/delivery).
 // roll-up-delivery-counters: every minute, keeps the table /api/metrics reads its counters from small (lib/metrics).
-export const crontab = ["* * * * * check-alerts ?max=1", "* * * * * rescue-deliveries ?max=1", "* * * * * roll-up-delivery-counters ?max=1"].join("\n");
+// apply-retention: every minute, a bounded run of the retention sweep (lib/retention).
+export const crontab = [
+  "* * * * * check-alerts ?max=1",
+  "* * * * * rescue-deliveries ?max=1",
+  "* * * * * roll-up-delivery-counters ?max=1",
+  "* * * * * apply-retention ?max=1",
+].join("\n");

@@ -1,5 +1,6 @@
 // Every task the worker runs, by identifier (= its file name in jobs/). A plain map: add a line per task.
 import type { TaskList } from "graphile-worker";
+import { applyRetentionTask } from "./apply-retention";
 import { checkAlertsTask } from "./check-alerts";
 import { deliverTask } from "./deliver";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
@@ -8,6 +9,7 @@ import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
 
 export const taskList: TaskList = {
+  "apply-retention": applyRetentionTask,
   "check-alerts": checkAlertsTask,
   deliver: deliverTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,

@@ -83,6 +83,10 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     ["retryBaseSeconds", 1.5], ["maxBodyBytes", 26_214_401], ["toleranceSeconds", -5], ["alertEmail", "not-an-email"], ["name", "a\u0000"],
   ];
   const ROTATE_POISONS: Array<[string, unknown]> = [["gracePeriodSeconds", -1], ["gracePeriodSeconds", 1.5], ["secret", 42], ["__fuzz", true], ["gracePeriodSeconds", 1e308], ["secret", "\u0000"]];
+  // The organization's PATCH: one of these makes any body invalid.
+  const ORGANIZATION_POISONS: Array<[string, unknown]> = [
+    ["retentionDays", 0], ["retentionDays", 366], ["retentionDays", "30"], ["retentionDays", 1.5], ["retentionDays", null], ["name", ""], ["name", 7], ["name", "a\u0000"], ["__fuzz", 1],
+  ];
   const FILTER_FIELDS = ["endpointId", "status", "eventType", "since", "until", "q", "limit"];
 
   /** A bulk filter, valid or not, that can never name a delivery: its endpoint does not exist (404 when valid). */
@@ -101,6 +105,14 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     return JSON.stringify(body);
   }
 
+  function poisonedOrganization(): string {
+    const body: Record<string, unknown> = {};
+    for (let i = int(3); i > 0; i--) body[pick(["name", "retentionDays"])] = jsonValue();
+    const [field, value] = pick(ORGANIZATION_POISONS);
+    body[field] = value;
+    return JSON.stringify(body);
+  }
+
   function nested(): string {
     const n = pick([33, 200, 5_000, 60_000]);
     return chance(0.5) ? "[".repeat(n) + "]".repeat(n) : '{"a":'.repeat(n) + "1" + "}".repeat(n);
@@ -110,13 +122,14 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
   const INVALID_UTF8 = [Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80])];
 
   /** A body for a route whose valid bodies would change something: always refused. */
-  function refusedBody(kind: "endpoint" | "rotate" | "filter"): Body {
+  function refusedBody(kind: "endpoint" | "rotate" | "filter" | "organization"): Body {
     switch (int(10)) {
       case 0: return pick(BAD_JSON);
       case 1: return pick(INVALID_UTF8);
       case 2: return nested();
       case 3: return JSON.stringify(jsonValue()) + "x";
       default:
+        if (kind === "organization") return poisonedOrganization();
         return kind === "rotate" ? poisoned(["secret", "gracePeriodSeconds"], ROTATE_POISONS) : kind === "endpoint" ? poisoned(ENDPOINT_FIELDS, ENDPOINT_POISONS) : filterBody();
     }
   }
@@ -161,6 +174,7 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     { path: "/api/v1/deliveries/{dlv}/bury", methods: ["POST"] },
     { path: "/api/v1/deliveries/replay", methods: ["POST"] },
     { path: "/api/v1/deliveries/bury", methods: ["POST"] },
+    { path: "/api/v1/organization", methods: ["GET", "PATCH"] },
   ];
   const realEndpoint = () => pick(Object.values(targets.endpoints));
 
@@ -188,7 +202,7 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     let body: Body | undefined;
     let mayDrop = false;
     if (method !== "GET" && method !== "HEAD") {
-      const kind = route.path.endsWith("rotate-secret") ? "rotate" : route.path.includes("/deliveries") ? "filter" : "endpoint";
+      const kind = route.path.endsWith("rotate-secret") ? "rotate" : route.path.includes("/deliveries") ? "filter" : route.path.endsWith("/organization") ? "organization" : "endpoint";
       if (chance(0.005)) {
         body = HUGE_REST; // over 1 MiB: 413 while it is still being sent, so the upload may be cut short
         mayDrop = true;

@@ -114,6 +114,7 @@ async function counts() {
     (select count(*)::int from deliveries) as deliveries, (select count(*)::int from endpoints) as endpoints,
     (select count(*)::int from api_keys) as api_keys, (select count(*)::int from attempts) as attempts,
     (select md5(string_agg(e::text, ',' order by e.id)) from endpoints e) as endpoints_digest,
+    (select md5(string_agg(o::text, ',' order by o.id)) from organizations o) as organizations_digest,
     (select md5(string_agg(d.id || d.status || d.updated_at::text, ',' order by d.id)) from deliveries d) as deliveries_digest`;
   return row;
 }

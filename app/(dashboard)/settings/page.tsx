@@ -1,0 +1,30 @@
+import { OrganizationSettingsForm } from "@/components/organization/organization-settings-form";
+import { Card } from "@/components/ui/card";
+import { CopyableValue } from "@/components/ui/copy-button";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { getOrganization } from "@/lib/organizations/get-organization";
+import { updateOrganizationAction } from "./actions";
+
+export const metadata = { title: "Settings · Webhook Inbox" };
+
+// The organization's own settings: its id (for the CLI), its name and how long its deliveries are kept.
+export default async function SettingsPage() {
+  const ctx = await requireDashboardCtx();
+  const organization = await getOrganization({ ctx });
+  return (
+    <>
+      <h1 className="text-lg font-semibold">Organization settings</h1>
+      <Card title="Organization id">
+        <div className="max-w-md space-y-2">
+          <CopyableValue value={organization.id} testId="organization-id" />
+          <p className="text-xs text-slate-500">
+            The CLI asks for it: <code className="font-mono">npm run inbox -- apikey:create --org {organization.id}</code>
+          </p>
+        </div>
+      </Card>
+      <Card title="Name and retention">
+        <OrganizationSettingsForm action={updateOrganizationAction} organization={organization} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+// apply-retention: every minute (jobs/crontab.ts), removes settled deliveries (with their attempts),
+// finished mails, resolved incidents and refused requests older than their organization's retention
+// (lib/retention/apply-retention.ts). A run is bounded (RETENTION_RUN_SECONDS, RETENTION_ROWS_PER_RUN);
+// what it leaves, the next minute's run takes.
+import type { Task } from "graphile-worker";
+import { applyRetention } from "@/lib/retention/apply-retention";
+
+export const applyRetentionTask: Task = async (_payload, helpers) => {
+  const started = performance.now();
+  const { ran, organizations, deleted, finished } = await applyRetention({ signal: helpers.abortSignal });
+  const total = Object.values(deleted).reduce((sum, n) => sum + n, 0);
+  if (!ran || total === 0) return;
+  console.log(
+    `[apply-retention] ${organizations} organization(s): ${deleted.deliveries} deliveries (with their attempts), ${deleted.mails} mails, ` +
+      `${deleted.incidents} resolved incidents, ${deleted.refusedRequests} refused requests removed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+      (finished ? "" : "; more next run"),
+  );
+};
