@@ -6,13 +6,13 @@ import type { AddressInfo } from "node:net";
 import { run, type Runner, type TaskList } from "graphile-worker";
 import { getDb } from "@/db";
 import { deliveries } from "@/db/schema";
-import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
-import type { ClaimedAttempt } from "@/lib/delivery/claim-delivery";
-import { finishAttempt } from "@/lib/delivery/finish-attempt";
-import { deliverySettings } from "@/lib/delivery/settings";
+import type { ClaimedAttempt } from "@/lib/delivery/engine/claim-delivery";
+import { finishAttempt } from "@/lib/delivery/engine/finish-attempt";
+import { deliverySettings } from "@/lib/delivery/engine/settings";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** An endpoint of ctx's organization pointing at `destinationUrl` (provider `none`). */

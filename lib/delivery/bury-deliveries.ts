@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { deliverJobKey, removeJobs } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
 import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";

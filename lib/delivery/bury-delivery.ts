@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { deliverJobKey, removeJobs } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { buriedState } from "./buried-state";

@@ -9,7 +9,7 @@
 // Big bodies are stored in a lane of their own, one statement each, so they never slow a batch.
 import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
-import { deliverJobSpec } from "@/jobs/enqueue";
+import { deliverJobSpec } from "@/lib/queue/enqueue";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 export interface NewDelivery {
@@ -76,7 +76,7 @@ const STORE = `
  * no job a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
  * look for running jobs with the key). A bury before the first attempt leaves this job to find its
  * delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim lets
- * only one attempt happen (lib/delivery/claim-delivery.ts).
+ * only one attempt happen (lib/delivery/engine/claim-delivery.ts).
  */
 const { payload: _payload, ...jobTemplate } = deliverJobSpec({ deliveryId: "", endpointId: "", trigger: "auto", unkeyed: true });
 const JOB_TEMPLATE = JSON.stringify(jobTemplate);

@@ -14,7 +14,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function runWorker(taskList: TaskList, options: { crontab?: string } = {}): Promise<never> {
   const env = process.env;
   // Attempts mostly wait on destinations, and the worker's claims and finishes share statements
-  // (lib/delivery/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
+  // (lib/delivery/engine/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
   // 20 in flight ~1,000 deliveries/s, 100 ~1,700/s). Per-endpoint caps keep one destination from taking them all.
   const concurrency = positiveInteger(env.WORKER_CONCURRENCY, 100);
   const shutdownTimeoutMs = positiveInteger(env.WORKER_SHUTDOWN_TIMEOUT_MS, 20_000);

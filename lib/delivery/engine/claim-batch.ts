@@ -7,7 +7,7 @@
 // (claim-delivery.ts), which records the interrupted attempt; so is a second job for a delivery
 // already in the batch, which goes after it.
 import type postgres from "postgres";
-import type { DeliverTrigger } from "@/jobs/enqueue";
+import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import {
   endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, rawRunner, SHARD_MASK, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook,

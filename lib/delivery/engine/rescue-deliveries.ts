@@ -7,9 +7,9 @@
 // Normally it finds nothing.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
-import { logDelivery } from "./log-delivery";
+import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
 
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */

@@ -6,7 +6,7 @@
 import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import type { DeliverTrigger } from "@/jobs/enqueue";
+import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { claimOwnInBatch } from "./claim-batch";
 import { lockEndpointSlots, lockOrgSlotsOfEndpoint, orgInFlightSql, rawRunner, SHARD_MASK, wakeNeeded, type ParkedLook } from "./endpoint-slots";
 import { parkEarly } from "./park-early";

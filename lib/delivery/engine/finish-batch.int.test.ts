@@ -6,10 +6,10 @@ import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { buryDelivery } from "./bury-delivery";
+import { buryDelivery } from "../bury-delivery";
 import { claimDelivery, type ClaimedAttempt } from "./claim-delivery";
 import { finishAttempt } from "./finish-attempt";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();

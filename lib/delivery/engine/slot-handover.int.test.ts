@@ -8,7 +8,7 @@ import { createDeliveryFixture, createEndpointFixture, finishDelivered, startDes
 import { createOrganizationFixture } from "@/test/fixtures";
 import { attemptDelivery } from "./attempt-delivery";
 import { claimDelivery } from "./claim-delivery";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();

@@ -30,7 +30,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobSpec } from "@/jobs/enqueue";
+import { deliverJobSpec } from "@/lib/queue/enqueue";
 import type { DeliverySettings } from "./settings";
 
 /** The two caps on attempts in flight. */

@@ -4,13 +4,13 @@
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
 import { getSql } from "@/db";
-import type { DeliverTrigger } from "@/jobs/enqueue";
+import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { claimDelivery, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement } from "./finish-attempt";
 import { handOnSlots } from "./hand-on-slots";
-import { logDelivery } from "./log-delivery";
+import { logDelivery } from "../log-delivery";
 import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
 import { deliverySettings, type DeliverySettings } from "./settings";

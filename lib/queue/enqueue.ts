@@ -36,7 +36,7 @@ export function deliverJobKey(deliveryId: string): string {
  * key of a *running* job that has the same key, which locks that job's row; several such rows locked
  * in one transaction can deadlock with graphile-worker's batched completion, and graphile-worker
  * 0.17.3 shuts its pool down when a completion fails. A second job for a delivery is harmless: the
- * claim lets only one attempt happen (lib/delivery/claim-delivery.ts).
+ * claim lets only one attempt happen (lib/delivery/engine/claim-delivery.ts).
  */
 export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
   return {

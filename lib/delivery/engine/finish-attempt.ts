@@ -5,7 +5,7 @@
 // statement is for the ends that schedule a retry.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { deliverJobSpec } from "@/jobs/enqueue";
+import { deliverJobSpec } from "@/lib/queue/enqueue";
 import { claimResult, claimStatement, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
 import type { Outcome } from "./classify-outcome";
 import { finishFinal } from "./finish-batch";
