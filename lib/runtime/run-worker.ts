@@ -2,8 +2,9 @@
 // jobs/worker.ts runs it with the real tasks; tests run it with test tasks added.
 import { EventEmitter } from "node:events";
 import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
-import { closeDb, databaseUrl } from "@/db";
+import { closeDb, databaseUrl, getSql } from "@/db";
 import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
+import { checkQueueVersion } from "@/lib/queue/queue-tables";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
@@ -33,6 +34,8 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     vitals = keepWorkerAlive({ poolId: workerPool.id, settings });
   });
 
+  // The queue's SQL reads graphile-worker's private tables: only as the version it was written for lays them out.
+  await checkQueueVersion(getSql());
   const runner = await run({
     connectionString: databaseUrl(),
     taskList,

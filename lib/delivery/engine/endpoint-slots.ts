@@ -30,7 +30,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobSpec } from "@/lib/queue/enqueue";
+import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import type { DeliverySettings } from "./settings";
 
 /** The two caps on attempts in flight. */
@@ -98,9 +98,6 @@ export function orgInFlightSql(organizationId: string): string {
  * second round trip). Call with the slot lock held. Returns the woken deliveries' ids.
  */
 export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<string[]> {
-  // The job spec's constant parts come from deliverJobSpec, so there is one definition of a deliver job.
-  const auto = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "auto" });
-  const replay = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "replay" });
   // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
     with pick as (
@@ -124,22 +121,14 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       update deliveries d set parked_at = null, updated_at = now()
       from pick where d.id = pick.id
       -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
-      returning d.id, (d.auto_attempt_count = 0 and d.attempt_count > 0) as replay
-    ),
-    specs as (
-      select array_agg(json_populate_record(null::graphile_worker.job_spec, json_build_object(
-        'identifier', ${auto.identifier}::text,
-        'payload', json_build_object('deliveryId', w.id, 'endpointId', ${input.endpointId}::text,
-                                     'trigger', case when w.replay then 'replay' else 'auto' end),
-        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
-        'job_key', null,
-        'priority', case when w.replay then ${replay.priority}::int else ${auto.priority}::int end,
-        'max_attempts', ${auto.max_attempts}::int
-      ))) as list
-      from woken w
+      returning d.id, d.endpoint_id, case when d.auto_attempt_count = 0 and d.attempt_count > 0 then 'replay' else 'auto' end as trigger
     )
     select coalesce((select array_agg(id) from woken), '{}') as ids,
-      (select count(*) from (select graphile_worker.add_jobs(specs.list) from specs where specs.list is not null) added)::int as enqueued`)) as {
+      (select count(*) from (
+        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
+        select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "w.id", endpointId: "w.endpoint_id", trigger: "w.trigger", keyed: false })} from woken w`))}
+        where exists (select 1 from woken)
+      ) added)::int as enqueued`)) as {
     ids: string[];
     enqueued: number;
   }[];
