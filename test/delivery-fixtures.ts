@@ -141,14 +141,13 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
 }
 
 /** Ends a claimed attempt as the destination's 200, letting it pass its slot on. */
-export function finishDelivered(attempt: ClaimedAttempt, jobId: string, options: { parkedSeen?: boolean } = {}) {
+export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
   return finishAttempt({
     attempt,
     jobId,
     send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
     outcome: { kind: "delivered" },
     settings: deliverySettings(),
-    chainNext: true,
-    ...options,
+    slot: "pass-on",
   });
 }
