@@ -1,6 +1,7 @@
 // Issue #13 race (d): every state change reads the database's clock, never the process's. The
-// sweeps and claims compare next_attempt_at with now(); a worker whose clock is off must not move
-// a retry early or late. Here the test process's clock (Date only; timers run as usual) is an hour off.
+// sweeps and claims compare next_attempt_at and received_at with now(); a worker or web process
+// whose clock is off must not move a retry early or late, or leave fresh deliveries out of a bulk
+// action. Here the test process's clock (Date only; timers run as usual) is an hour off.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -9,6 +10,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { claimDelivery } from "./engine/claim-delivery";
 import { finishAttempt } from "./engine/finish-attempt";
 import { deliverySettings } from "./engine/settings";
+import { replayDeliveries } from "./replay-deliveries";
 
 useTestDatabase();
 
@@ -55,5 +57,16 @@ describe("a retry scheduled by a worker whose clock is an hour fast", () => {
     expect(row!.wait_s).toBeGreaterThan(60 * 0.8 - 10);
     expect(row!.wait_s).toBeLessThanOrEqual(60 * 1.2);
     expect(row!.job_wait_s).toBeCloseTo(row!.wait_s, 3);
+  });
+});
+
+describe("a bulk replay asked of a web process whose clock is an hour slow", () => {
+  it("takes the deliveries received in that hour", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, status: "dead", enqueue: false });
+    skewClock(-HOUR_MS);
+    const replayed = await replayDeliveries({ ctx: org.ctx, input: { filter: { endpointId: endpoint.id } } });
+    vi.useRealTimers();
+    expect(replayed.count).toBe(1);
   });
 });
