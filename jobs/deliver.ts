@@ -1,9 +1,9 @@
 // deliver: one attempt at handing a stored delivery to its endpoint's destination
-// (lib/delivery/attempt-delivery.ts). Enqueued by ingest, by the retry schedule, by replays and by
-// wake-ups of parked deliveries, always through deliverJobSpec (jobs/enqueue.ts).
+// (lib/delivery/engine/attempt-delivery.ts). Enqueued by ingest, by the retry schedule, by replays and by
+// wake-ups of parked deliveries, always through deliverJobSpec (lib/queue/enqueue.ts).
 import type { Task } from "graphile-worker";
 import { z } from "zod";
-import { attemptDelivery } from "@/lib/delivery/attempt-delivery";
+import { attemptDelivery } from "@/lib/delivery/engine/attempt-delivery";
 
 /** Checked at run time: a job may carry the shape of an older release. */
 const DeliverPayload = z.object({

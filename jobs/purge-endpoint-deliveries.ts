@@ -3,7 +3,7 @@
 // lasts at most a few seconds, then queues the rest as a new job (so a worker's slot and its
 // shutdown are never held long); the last pass queues a sweep a minute later for stragglers.
 import type { Task } from "graphile-worker";
-import { enqueue } from "@/jobs/enqueue";
+import { enqueue } from "@/lib/queue/enqueue";
 import { createCtx } from "@/lib/context";
 import { purgeAloneInOrganization, purgeEndpointDeliveries } from "@/lib/endpoints/purge-endpoint-deliveries";
 import { PurgePayload, purgeJobSpec, SWEEP_DELAY_MS } from "@/lib/endpoints/purge-job";

@@ -1,7 +1,7 @@
 // rescue-deliveries: every minute (jobs/crontab.ts), gives a job back to deliveries that lost theirs
-// (lib/delivery/rescue-deliveries.ts). Normally it finds nothing.
+// (lib/delivery/engine/rescue-deliveries.ts). Normally it finds nothing.
 import type { Task } from "graphile-worker";
-import { rescueDeliveries } from "@/lib/delivery/rescue-deliveries";
+import { rescueDeliveries } from "@/lib/delivery/engine/rescue-deliveries";
 
 export const rescueDeliveriesTask: Task = async () => {
   const { lapsed, orphaned, recounted, woken } = await rescueDeliveries();

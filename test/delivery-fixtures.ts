@@ -6,13 +6,13 @@ import type { AddressInfo } from "node:net";
 import { run, type Runner, type TaskList } from "graphile-worker";
 import { getDb } from "@/db";
 import { deliveries } from "@/db/schema";
-import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
-import type { ClaimedAttempt } from "@/lib/delivery/claim-delivery";
-import { finishAttempt } from "@/lib/delivery/finish-attempt";
-import { deliverySettings } from "@/lib/delivery/settings";
+import type { ClaimedAttempt } from "@/lib/delivery/engine/claim-delivery";
+import { finishAttempt } from "@/lib/delivery/engine/finish-attempt";
+import { deliverySettings } from "@/lib/delivery/engine/settings";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** An endpoint of ctx's organization pointing at `destinationUrl` (provider `none`). */
@@ -141,14 +141,13 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
 }
 
 /** Ends a claimed attempt as the destination's 200, letting it pass its slot on. */
-export function finishDelivered(attempt: ClaimedAttempt, jobId: string, options: { parkedSeen?: boolean } = {}) {
+export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
   return finishAttempt({
     attempt,
     jobId,
     send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
     outcome: { kind: "delivered" },
     settings: deliverySettings(),
-    chainNext: true,
-    ...options,
+    slot: "pass-on",
   });
 }

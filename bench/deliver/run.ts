@@ -4,7 +4,7 @@
 //   npx tsx bench/deliver/run.ts     (BENCH_DELIVERIES=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=<scenario name part>)
 import { loadavg } from "node:os";
 import { getSql } from "@/db";
-import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
 import { createOrganizationFixture } from "@/test/fixtures";

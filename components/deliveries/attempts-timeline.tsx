@@ -1,6 +1,6 @@
 // Every attempt at a delivery, first to last: who triggered it, when, how long, what came back.
 import { RelativeTime, exactTime } from "@/components/ui/relative-time";
-import type { DeliveryDetail } from "@/lib/delivery/present-delivery";
+import type { DeliveryDetail } from "@/lib/delivery/presentation/present-delivery";
 
 type Attempt = DeliveryDetail["attempts"][number];
 

@@ -1,7 +1,7 @@
 // The deliveries filter: a plain GET form whose fields are the REST API's query parameters.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { localInputValue, type QueryValues } from "@/lib/delivery/deliveries-page-query";
+import { localInputValue, type QueryValues } from "@/lib/delivery/presentation/deliveries-page-query";
 
 const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
 const STATUSES = ["pending", "delivering", "delivered", "dead"];

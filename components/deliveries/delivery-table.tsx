@@ -1,7 +1,7 @@
 // A page of deliveries, newest first; the external id opens the delivery.
 import Link from "next/link";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { DeliverySummary } from "@/lib/delivery/present-delivery";
+import type { DeliverySummary } from "@/lib/delivery/presentation/present-delivery";
 import { StatusBadge } from "./status-badge";
 
 export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: DeliverySummary[]; endpointNames: Map<string, string>; now: Date }) {

@@ -1,6 +1,6 @@
 // What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
 // received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
-import { and, asc, count, eq, inArray, lte, ne, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
@@ -23,7 +23,8 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatus: De
       .where(and(eq(endpoints.id, filter.endpointId), eq(endpoints.organizationId, ctx.organizationId)));
     if (!endpoint) throw new NotFoundError("Endpoint");
   }
-  return and(deliveryFilterWhere(ctx.organizationId, filter), ne(deliveries.status, skipStatus), lte(deliveries.receivedAt, new Date()))!;
+  // Received before now by the database's clock, which stamped received_at.
+  return and(deliveryFilterWhere(ctx.organizationId, filter), ne(deliveries.status, skipStatus), lte(deliveries.receivedAt, sql`now()`))!;
 }
 
 export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {
@@ -41,7 +42,7 @@ export async function selectionChunks(ctx: Ctx, where: SQL): Promise<string[][]>
 
 /**
  * Locks a chunk's rows in id order before it is changed. The worker's batched claims and finishes
- * lock the rows they move in id order too (lib/delivery/claim-batch.ts, finish-batch.ts), so a bulk
+ * lock the rows they move in id order too (lib/delivery/engine/claim-delivery.ts, finish-attempt.ts), so a bulk
  * action and a batch that share rows wait for each other instead of deadlocking.
  */
 export async function lockChunk(db: DbOrTx, organizationId: string, ids: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { deliverJobKey } from "@/lib/queue/enqueue";
+import { removeJobs } from "@/lib/queue/queue-tables";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
 import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";

@@ -1,6 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobKey, removeJobs } from "@/jobs/enqueue";
+import { deliverJobKey } from "@/lib/queue/enqueue";
+import { removeJobs } from "@/lib/queue/queue-tables";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { buriedState } from "./buried-state";

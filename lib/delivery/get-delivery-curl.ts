@@ -3,8 +3,8 @@ import { deliveries, endpoints } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { NotFoundError } from "@/lib/errors";
-import { curlCommand } from "./curl-command";
-import { buildOutboundHeaders } from "./outbound-headers";
+import { curlCommand } from "./presentation/curl-command";
+import { buildOutboundHeaders } from "./engine/outbound-headers";
 
 /**
  * A cURL command that re-sends one delivery of ctx's organization to its endpoint's destination:

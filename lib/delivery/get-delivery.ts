@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { attempts, deliveries } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
-import { presentDelivery, type DeliveryDetail } from "./present-delivery";
+import { presentDelivery, type DeliveryDetail } from "./presentation/present-delivery";
 
 /** One delivery of ctx's organization with headers, body and attempts; another organization's is not found. */
 export async function getDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<DeliveryDetail> {

@@ -4,7 +4,7 @@ import type { Ctx } from "@/lib/context";
 import type { DbOrTx } from "@/db";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
-import { presentDeliverySummary, type DeliverySummary } from "./present-delivery";
+import { presentDeliverySummary, type DeliverySummary } from "./presentation/present-delivery";
 
 const { body: _body, headers: _headers, ...summaryColumns } = getTableColumns(deliveries);
 const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
 import { noAttemptInFlight, replayedState } from "./replayed-state";

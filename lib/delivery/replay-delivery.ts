@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
-import { deliverJobSpec, enqueue } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
 import { logDelivery } from "./log-delivery";

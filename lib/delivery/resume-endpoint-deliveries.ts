@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
-import { drizzleRunner, lockEndpointSlots, wakeParkedDeliveries } from "./endpoint-slots";
-import { deliverySettings } from "./settings";
+import { drizzleRunner, lockEndpointSlots, wakeParkedDeliveries } from "./engine/endpoint-slots";
+import { deliverySettings } from "./engine/settings";
 
 /**
  * Starts delivering what an endpoint held while it was paused (or parked at its cap): as many of

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
-import { enqueue } from "@/jobs/enqueue";
+import { enqueue } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";

@@ -1,7 +1,7 @@
 // The purge-endpoint-deliveries job's name, payload and spec, shared by deleteEndpoint (which queues
 // it in its own transaction) and jobs/purge-endpoint-deliveries.ts (which runs it and queues its sequels).
 import { z } from "zod";
-import type { JobSpec } from "@/jobs/enqueue";
+import type { JobSpec } from "@/lib/queue/enqueue";
 
 export const PURGE_TASK = "purge-endpoint-deliveries";
 

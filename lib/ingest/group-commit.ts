@@ -9,7 +9,7 @@
 // Big bodies are stored in a lane of their own, one statement each, so they never slow a batch.
 import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
-import { deliverJobSpec } from "@/jobs/enqueue";
+import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 
 export interface NewDelivery {
@@ -63,23 +63,14 @@ const STORE = `
     on conflict (endpoint_id, external_id) do nothing
     returning id, endpoint_id
   ), enqueued as (
-    -- Each inserted delivery's job, from $2: the constant parts of deliverJobSpec's spec.
-    select graphile_worker.add_jobs(array(
-      select json_populate_record(null::graphile_worker.job_spec, ($2::text::jsonb || jsonb_build_object(
-        'payload', jsonb_build_object('deliveryId', inserted.id, 'endpointId', inserted.endpoint_id, 'trigger', 'auto')))::json)
-      from inserted)) as jobs
+    -- Each inserted delivery's job. Unkeyed: a delivery just inserted has no job a key could
+    -- replace, and add_jobs skips its key work (the key index, the conflict check, the look for
+    -- running jobs with the key). A bury before the first attempt leaves this job to find its
+    -- delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim
+    -- lets only one attempt happen.
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted`)} as jobs
   )
   select inserted.id from inserted, (select count(*) from enqueued) as forced`;
-
-/**
- * A new delivery's job, less its payload (added per row in SQL). Unkeyed: a delivery just inserted has
- * no job a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
- * look for running jobs with the key). A bury before the first attempt leaves this job to find its
- * delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim lets
- * only one attempt happen (lib/delivery/claim-delivery.ts).
- */
-const { payload: _payload, ...jobTemplate } = deliverJobSpec({ deliveryId: "", endpointId: "", trigger: "auto", unkeyed: true });
-const JOB_TEMPLATE = JSON.stringify(jobTemplate);
 
 const FIND_EXISTING = `
   select d.id, d.endpoint_id, d.external_id
@@ -219,7 +210,7 @@ export class GroupCommitter {
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), JOB_TEMPLATE], { prepare: true });
+    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows)], { prepare: true });
     return new Set(result.map((r) => r.id as string));
   }
 

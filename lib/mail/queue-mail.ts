@@ -1,5 +1,5 @@
 import { mails } from "@/db/schema";
-import { enqueue } from "@/jobs/enqueue";
+import { enqueue } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { sendMailJobSpec } from "./send-mail-job";

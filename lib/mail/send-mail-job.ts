@@ -1,6 +1,6 @@
 // The send-mail job's name, payload and spec, shared by whoever queues mail and by jobs/send-mail.ts.
 import { z } from "zod";
-import type { JobSpec } from "@/jobs/enqueue";
+import type { JobSpec } from "@/lib/queue/enqueue";
 
 export const SEND_MAIL_TASK = "send-mail";
 

@@ -5,7 +5,7 @@ import { run } from "graphile-worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db";
 import { incidents, mails } from "@/db/schema";
-import { enqueue } from "@/jobs/enqueue";
+import { enqueue } from "@/lib/queue/enqueue";
 import { taskList } from "@/jobs";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/lib/alerts/test-support";

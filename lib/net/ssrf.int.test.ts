@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as endpointItem from "@/app/api/v1/endpoints/[id]/route";
 import * as endpointList from "@/app/api/v1/endpoints/route";
-import { sendToDestination } from "@/lib/delivery/send-to-destination";
+import { sendToDestination } from "@/lib/delivery/engine/send-to-destination";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { useDeliveryWorkerSuite } from "@/test/delivery-worker-suite";

@@ -2,7 +2,7 @@
 // interrupted is noticed and made again. Ordering is asserted, durations are only printed.
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { useTestDatabase } from "@/test/db";
 import { buildOnlineIndexes } from "./build-online-indexes";
 

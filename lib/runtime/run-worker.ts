@@ -2,8 +2,9 @@
 // jobs/worker.ts runs it with the real tasks; tests run it with test tasks added.
 import { EventEmitter } from "node:events";
 import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
-import { closeDb, databaseUrl } from "@/db";
+import { closeDb, databaseUrl, getSql } from "@/db";
 import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
+import { checkQueueVersion } from "@/lib/queue/queue-tables";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
@@ -14,7 +15,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function runWorker(taskList: TaskList, options: { crontab?: string } = {}): Promise<never> {
   const env = process.env;
   // Attempts mostly wait on destinations, and the worker's claims and finishes share statements
-  // (lib/delivery/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
+  // (lib/delivery/engine/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
   // 20 in flight ~1,000 deliveries/s, 100 ~1,700/s). Per-endpoint caps keep one destination from taking them all.
   const concurrency = positiveInteger(env.WORKER_CONCURRENCY, 100);
   const shutdownTimeoutMs = positiveInteger(env.WORKER_SHUTDOWN_TIMEOUT_MS, 20_000);
@@ -33,6 +34,8 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     vitals = keepWorkerAlive({ poolId: workerPool.id, settings });
   });
 
+  // The queue's SQL reads graphile-worker's private tables: only as the version it was written for lays them out.
+  await checkQueueVersion(getSql());
   const runner = await run({
     connectionString: databaseUrl(),
     taskList,

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
+import { poolsLockingSinceSql, unlockPools } from "@/lib/queue/queue-tables";
 
 /** Only one process sweeps at a time; the others skip their turn. */
 const SWEEP_LOCK = "webhook-inbox:release-dead-workers";
@@ -28,16 +29,12 @@ export async function releaseDeadWorkers({
       dead as (
         select pool_id from worker_heartbeats, cutoff where last_seen_at < cutoff.at
         union
-        select locked_by from graphile_worker._private_jobs, cutoff
-        where locked_by is not null and locked_at < cutoff.at and locked_by not in (select pool_id from fresh)
-        union
-        select locked_by from graphile_worker._private_job_queues, cutoff
-        where locked_by is not null and locked_at < cutoff.at and locked_by not in (select pool_id from fresh)
+        ${tx.unsafe(poolsLockingSinceSql("(select at from cutoff)", "select pool_id from fresh"))}
       )
       select pool_id as "poolId" from dead`;
     const poolIds = rows.map((row) => row.poolId);
     if (poolIds.length === 0) return [];
-    await tx`select graphile_worker.force_unlock_workers(${poolIds}::text[])`;
+    await unlockPools(tx, poolIds);
     await tx`
       delete from worker_heartbeats
       where pool_id = any(${poolIds}::text[]) and last_seen_at < now() - make_interval(secs => ${staleAfterMs / 1000})`;

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { buryDeliveries } from "@/lib/delivery/bury-deliveries";
-import { bulkFilterFromForm } from "@/lib/delivery/deliveries-page-query";
+import { bulkFilterFromForm } from "@/lib/delivery/presentation/deliveries-page-query";
 import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
 
 export type BulkKind = "replay" | "bury";

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
-import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/delivery/deliveries-page-query";
+import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/delivery/presentation/deliveries-page-query";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { DomainError } from "@/lib/errors";

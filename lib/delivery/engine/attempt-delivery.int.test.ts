@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture, until } from "@/test/delivery-fixtures";
 import { useDeliveryWorkerSuite } from "@/test/delivery-worker-suite";
-import { buryDelivery } from "./bury-delivery";
-import { replayDelivery } from "./replay-delivery";
+import { buryDelivery } from "../bury-delivery";
+import { replayDelivery } from "../replay-delivery";
 
 useTestDatabase();
 const suite = useDeliveryWorkerSuite();

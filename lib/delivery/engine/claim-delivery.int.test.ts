@@ -1,4 +1,4 @@
-// Claims made together are decided by one statement (claim-batch.ts): an endpoint's free slots go
+// Claims made together are decided by one statement (claim-delivery.ts): an endpoint's free slots go
 // to its claims in order and the rest park, a second job for a delivery finds it in flight, and a
 // paused endpoint holds its deliveries.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { claimDelivery } from "./claim-delivery";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();
@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 const settings = { ...deliverySettings(), endpointConcurrency: 3 };
 const claim = (deliveryId: string, endpointId: string, jobId: string) =>
-  claimDelivery({ target: { deliveryId }, endpointId, jobId, trigger: "auto", settings });
+  claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings });
 const inFlight = async (endpointId: string) =>
   (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpointId}`)[0]!.n;
 const stored = async (endpointId: string, n: number) =>
@@ -47,10 +47,6 @@ describe("claims made together", () => {
     expect(statuses.filter((s) => s === "delivering")).toHaveLength(3);
     const parked = await getSql()<{ n: number }[]>`select count(*)::int as n from deliveries where endpoint_id = ${busy.id} and parked_at is not null and status = 'pending'`;
     expect(parked[0]!.n).toBe(5);
-    // Parked with a free slot in sight: none, so nobody is told to hand slots on.
-    expect(claims.slice(0, 8).some((c) => c.slotsToHandOn)).toBe(false);
-    // The claims decided with the parking ones see them (the first call ran alone, before any parked).
-    expect(claims[7]!.parkedSeen).toBe(true);
   });
 
   it("let one of two jobs for the same delivery claim it; the other finds it in flight", async () => {
@@ -70,5 +66,25 @@ describe("claims made together", () => {
     const claims = await Promise.all(ids.map((id, i) => claim(id, endpoint.id, String(400 + i))));
     expect(claims.map((c) => c.verdict)).toEqual(["paused", "paused", "paused"]);
     expect(await inFlight(endpoint.id)).toBe(0);
+  });
+
+  it("take over their own job's lost attempt beside new claims, and a takeover at a paused endpoint parks and gives its slot back", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const [lost, first, fresh] = await stored(endpoint.id, 3);
+    expect((await claim(lost!, endpoint.id, "500")).verdict).toBe("claimed");
+    expect(await inFlight(endpoint.id)).toBe(1);
+    // Job 500 runs again (its worker died) while jobs 501 and 502 claim others: the first call runs
+    // alone, the other two go together in one statement.
+    const [, again, other] = await Promise.all([claim(first!, endpoint.id, "501"), claim(lost!, endpoint.id, "500"), claim(fresh!, endpoint.id, "502")]);
+    expect(again).toMatchObject({ verdict: "claimed", attempt: { tookOver: true, attemptNumber: 2 } });
+    expect(other.verdict).toBe("claimed");
+    expect(await inFlight(endpoint.id)).toBe(3);
+
+    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    expect((await claim(lost!, endpoint.id, "500")).verdict).toBe("paused");
+    expect(await inFlight(endpoint.id)).toBe(2);
+    const delivery = await getDelivery({ ctx: org.ctx, input: { id: lost! } });
+    expect(delivery.status).toBe("pending");
+    expect(delivery.attempts.map((a) => [a.number, a.error?.slice(0, 12)])).toEqual([[1, "interrupted:"], [2, "interrupted:"]]);
   });
 });

@@ -8,7 +8,8 @@ import { createDeliveryFixture, createEndpointFixture, finishDelivered, startDes
 import { createOrganizationFixture } from "@/test/fixtures";
 import { attemptDelivery } from "./attempt-delivery";
 import { claimDelivery } from "./claim-delivery";
-import { getDelivery } from "./get-delivery";
+import { finishAttempt } from "./finish-attempt";
+import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();
@@ -39,11 +40,11 @@ describe("takes over an attempt its own job began before dying", () => {
     const endpoint = await createEndpointFixture(org.ctx, dest.url);
     const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
     // A job claims it (as a worker would, before being killed) and never finishes.
-    const claim = await claimDelivery({ target: { deliveryId: id }, jobId: "4242", trigger: "auto", settings: deliverySettings() });
+    const claim = await claimDelivery({ deliveryId: id, jobId: "4242", trigger: "auto", settings: deliverySettings() });
     expect(claim.verdict).toBe("claimed");
     expect((await read(id)).status).toBe("delivering");
     // Another job may not attempt it while the claim holds...
-    expect((await claimDelivery({ target: { deliveryId: id }, jobId: "999", trigger: "auto", settings: deliverySettings() })).verdict).toBe("in_flight");
+    expect((await claimDelivery({ deliveryId: id, jobId: "999", trigger: "auto", settings: deliverySettings() })).verdict).toBe("in_flight");
     // ...but the same job, run again after its worker died, takes over.
     const result = await attemptDelivery({ deliveryId: id, trigger: "auto", jobId: "4242" });
     expect(result.attempted).toBe(true);
@@ -57,24 +58,46 @@ describe("takes over an attempt its own job began before dying", () => {
   });
 });
 
-describe("hands a freed slot to a delivery parked during the attempt, when none was parked as it began", () => {
-  it("leaves the chain's claim out of the finish, then finds the parked delivery after the commit", async () => {
+describe("the slot of an attempt that ends while a delivery waits parked", () => {
+  async function attemptWithParked() {
     const dest = await destination();
     const endpoint = await createEndpointFixture(org.ctx, dest.url);
     const first = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
     const later = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
-    const settings = deliverySettings();
-    const claim = await claimDelivery({ target: { deliveryId: first }, endpointId: endpoint.id, jobId: "6160", trigger: "auto", settings });
+    const claim = await claimDelivery({ deliveryId: first, endpointId: endpoint.id, jobId: "6160", trigger: "auto", settings: deliverySettings() });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
-    expect(claim.parkedSeen).toBe(false);
     // Parked while the attempt was in flight.
     await getSql()`update deliveries set parked_at = now() where id = ${later}`;
-    const settlement = await finishDelivered(claim.attempt, "6160", { parkedSeen: claim.parkedSeen });
+    const inFlight = async () =>
+      (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`)[0]!.n;
+    return { attempt: claim.attempt, later, inFlight };
+  }
+
+  it("passes on to it, claimed for the same job, when the attempt's slot fate is pass-on", async () => {
+    const { attempt, later, inFlight } = await attemptWithParked();
+    const settlement = await finishDelivered(attempt, "6160");
     expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: later } });
     expect((await read(later)).status).toBe("delivering");
-    expect(settlement.parkedSeen).toBe(true);
-    // One slot in flight: the first attempt's was freed, the later one's taken.
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`;
-    expect(slots!.n).toBe(1);
+    // The slot went on to the later delivery: still one in flight.
+    expect(await inFlight()).toBe(1);
+  });
+
+  it("is freed and wakes it as a job of its own, when the attempt's slot fate is release", async () => {
+    const { attempt, later, inFlight } = await attemptWithParked();
+    const settlement = await finishAttempt({
+      attempt,
+      jobId: "6160",
+      send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 1 },
+      outcome: { kind: "delivered" },
+      slot: "release",
+      settings: deliverySettings(),
+    });
+    expect(settlement.next).toBeNull();
+    expect(settlement.woken).toBe(1);
+    const [row] = await getSql()<{ parked: boolean; jobs: number }[]>`
+      select parked_at is not null as parked, (select count(*)::int from graphile_worker._private_jobs where payload->>'deliveryId' = ${later}) as jobs
+      from deliveries where id = ${later}`;
+    expect(row).toEqual({ parked: false, jobs: 1 });
+    expect(await inFlight()).toBe(0);
   });
 });

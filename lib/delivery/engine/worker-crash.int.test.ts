@@ -6,7 +6,7 @@ import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture, startDestination, until, type Destination } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 
 const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { takeLook, type ParkedLook } from "./endpoint-slots";
 
-const look = (over: Partial<ParkedLook>): ParkedLook => ({ needed: false, parked: true, orgWaiting: [], organizationId: "org_1", ...over });
+const look = (over: Partial<ParkedLook>): ParkedLook => ({ needed: false, orgWaiting: [], organizationId: "org_1", ...over });
 
 describe("takeLook", () => {
   it("tells only the first of an endpoint's callers in a batch to hand slots on", () => {

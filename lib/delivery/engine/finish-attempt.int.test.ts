@@ -1,4 +1,4 @@
-// Attempts that end together are recorded by one statement (finish-batch.ts): each delivery moves,
+// Attempts that end together are recorded by one statement (finish-attempt.ts): each delivery moves,
 // each attempt is recorded, each slot is freed, and a buried, deleted or unstorable one affects
 // only itself.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -6,10 +6,10 @@ import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { buryDelivery } from "./bury-delivery";
+import { buryDelivery } from "../bury-delivery";
 import { claimDelivery, type ClaimedAttempt } from "./claim-delivery";
 import { finishAttempt } from "./finish-attempt";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();
@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 async function claimed(endpointId: string, jobId: string): Promise<ClaimedAttempt> {
   const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false });
-  const claim = await claimDelivery({ target: { deliveryId: id }, endpointId, jobId, trigger: "auto", settings: deliverySettings() });
+  const claim = await claimDelivery({ deliveryId: id, endpointId, jobId, trigger: "auto", settings: deliverySettings() });
   if (claim.verdict !== "claimed") throw new Error(`expected a claim, got ${claim.verdict}`);
   return claim.attempt;
 }
@@ -35,7 +35,7 @@ function finish(attempt: ClaimedAttempt, jobId: string, statusCode: number, resp
     send: { result: { kind: "response", statusCode, retryAfterMs: null }, responseBody, durationMs: 3 },
     outcome: delivered ? { kind: "delivered" } : { kind: "dead", reason: `HTTP ${statusCode}` },
     settings: deliverySettings(),
-    chainNext: false,
+    slot: "release",
   });
 }
 
@@ -96,7 +96,7 @@ describe("attempts that end together", () => {
 describe("attempts that end together and pass their slots on", () => {
   const capped = { ...deliverySettings(), endpointConcurrency: 3 };
   const claimCapped = (deliveryId: string, endpointId: string, jobId: string) =>
-    claimDelivery({ target: { deliveryId }, endpointId, jobId, trigger: "auto", settings: capped });
+    claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings: capped });
   const passOn = (attempt: ClaimedAttempt, jobId: string) =>
     finishAttempt({
       attempt,
@@ -104,8 +104,7 @@ describe("attempts that end together and pass their slots on", () => {
       send: { result: { kind: "response", statusCode: 200, retryAfterMs: null }, responseBody: "ok", durationMs: 2 },
       outcome: { kind: "delivered" },
       settings: capped,
-      chainNext: true,
-      parkedSeen: true,
+      slot: "pass-on",
     });
   const nextOf = (settlement: Awaited<ReturnType<typeof passOn>>) =>
     settlement.next?.verdict === "claimed" ? settlement.next.attempt : null;

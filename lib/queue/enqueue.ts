@@ -1,5 +1,7 @@
-// Enqueue inside the caller's transaction, so a job commits with its data or not at all.
-// graphile-worker's quickAddJob has its own pool and cannot join a transaction (STACK-NOTES #4).
+// The queue: every job added and every read or write of graphile-worker's own tables goes through
+// lib/queue (this file adds jobs; queue-tables.ts holds the rest). Jobs are added inside the
+// caller's transaction, so a job commits with its data or not at all: graphile-worker's quickAddJob
+// has its own pool and cannot join a transaction (STACK-NOTES #4).
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
@@ -36,7 +38,7 @@ export function deliverJobKey(deliveryId: string): string {
  * key of a *running* job that has the same key, which locks that job's row; several such rows locked
  * in one transaction can deadlock with graphile-worker's batched completion, and graphile-worker
  * 0.17.3 shuts its pool down when a completion fails. A second job for a delivery is harmless: the
- * claim lets only one attempt happen (lib/delivery/claim-delivery.ts).
+ * claim lets only one attempt happen (lib/delivery/engine/claim-delivery.ts).
  */
 export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
   return {
@@ -51,8 +53,31 @@ export function deliverJobSpec(input: { deliveryId: string; endpointId: string; 
   };
 }
 
-const ADD_JOBS = `select graphile_worker.add_jobs(array(
-  select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements($1::text::json) spec))`;
+/**
+ * SQL that adds jobs in the statement it is part of: `specs` is a query returning one json column,
+ * a JobSpec per row (deliverJobSpecSql writes one). add_jobs NOTIFYs, which serialises commits
+ * (STACK-NOTES 5): one call per statement.
+ */
+export function addJobsSql(specs: string): string {
+  return `graphile_worker.add_jobs(array(
+    select json_populate_record(null::graphile_worker.job_spec, specs.spec) from (${specs}) as specs(spec)))`;
+}
+
+/**
+ * deliverJobSpec in SQL, as json, from SQL expressions: for statements that choose their deliveries
+ * themselves. `runAt`: a timestamp of the database's clock (default: at once); `keyed`: with
+ * deliverJobKey (see `unkeyed` above).
+ */
+export function deliverJobSpecSql(input: { deliveryId: string; endpointId: string; trigger: string; runAt?: string; keyed: boolean }): string {
+  const spec = deliverJobSpec({ deliveryId: "", endpointId: "", trigger: "auto" });
+  return `json_build_object(
+    'identifier', '${spec.identifier}',
+    'payload', json_build_object('deliveryId', ${input.deliveryId}, 'endpointId', ${input.endpointId}, 'trigger', ${input.trigger}),
+    'job_key', ${input.keyed ? `'${deliverJobKey("")}' || ${input.deliveryId}` : "null"},
+    'run_at', ${input.runAt ?? "null"},
+    'priority', case when ${input.trigger} = 'replay' then ${PRIORITY.replay} else ${PRIORITY.fresh} end,
+    'max_attempts', ${spec.max_attempts})`;
+}
 
 /** Enqueues jobs in a drizzle transaction (or on the db, for a single statement). */
 export async function enqueue(db: DbOrTx, specs: JobSpec[]): Promise<void> {
@@ -67,17 +92,4 @@ export async function enqueueRaw(sqlClient: postgres.Sql | postgres.TransactionS
   await sqlClient.unsafe(ADD_JOBS, [JSON.stringify(specs)]);
 }
 
-/**
- * Removes the waiting jobs with these keys, in the caller's transaction. Jobs a worker has already
- * locked are left alone (they find their delivery settled and end): graphile_worker.remove_job
- * would lock their rows, and several locked rows in one transaction can deadlock with
- * graphile-worker's batched completion, which shuts a 0.17.3 worker pool down. Never waits.
- */
-export async function removeJobs(db: DbOrTx, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db.execute(sql`
-    delete from graphile_worker._private_jobs where id in (
-      select id from graphile_worker._private_jobs
-      where key in (select json_array_elements_text(${JSON.stringify(keys)}::text::json)) and locked_at is null
-      for update skip locked)`);
-}
+const ADD_JOBS = `select ${addJobsSql("select json_array_elements($1::text::json)")}`;

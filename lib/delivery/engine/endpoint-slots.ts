@@ -6,8 +6,8 @@
 // endpoint full parks its delivery (pending, no job) and ends.
 //
 // NO LOST WAKE-UP, without locking every finish: each side looks after its own commit. An attempt
-// that ends commits first, then asks "is anything parked?" (wakeNeeded); a claim that parks
-// commits, then asks "is a slot free now?" (wakeNeeded). Whichever of the two commits last sees
+// that ends commits first, then asks "is anything parked?" (wakeNeededMany); a claim that parks
+// commits, then asks "is a slot free now?" (wakeNeededMany). Whichever of the two commits last sees
 // the other's commit, so a parked delivery and a free slot are always brought together (by
 // hand-on-slots.ts, under the lock).
 //
@@ -30,7 +30,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobSpec } from "@/jobs/enqueue";
+import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import type { DeliverySettings } from "./settings";
 
 /** The two caps on attempts in flight. */
@@ -98,14 +98,13 @@ export function orgInFlightSql(organizationId: string): string {
  * second round trip). Call with the slot lock held. Returns the woken deliveries' ids.
  */
 export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<string[]> {
-  // The job spec's constant parts come from deliverJobSpec, so there is one definition of a deliver job.
-  const auto = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "auto" });
-  const replay = deliverJobSpec({ deliveryId: "", endpointId: input.endpointId, trigger: "replay" });
   // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
     with pick as (
       select d.id from deliveries d
-      -- In the parked index's order, status not named (claim-delivery.ts says why).
+      -- In the parked index's order (endpoint, parked_at, id), so the planner has no other index to
+      -- walk. Parked implies pending (parking sets it; a claim, replay or bury clears parked_at), so
+      -- status is not named: that would offer it the open-deliveries index, every pending row of the endpoint.
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.parked_at, d.id
@@ -124,22 +123,14 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       update deliveries d set parked_at = null, updated_at = now()
       from pick where d.id = pick.id
       -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
-      returning d.id, (d.auto_attempt_count = 0 and d.attempt_count > 0) as replay
-    ),
-    specs as (
-      select array_agg(json_populate_record(null::graphile_worker.job_spec, json_build_object(
-        'identifier', ${auto.identifier}::text,
-        'payload', json_build_object('deliveryId', w.id, 'endpointId', ${input.endpointId}::text,
-                                     'trigger', case when w.replay then 'replay' else 'auto' end),
-        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
-        'job_key', null,
-        'priority', case when w.replay then ${replay.priority}::int else ${auto.priority}::int end,
-        'max_attempts', ${auto.max_attempts}::int
-      ))) as list
-      from woken w
+      returning d.id, d.endpoint_id, case when d.auto_attempt_count = 0 and d.attempt_count > 0 then 'replay' else 'auto' end as trigger
     )
     select coalesce((select array_agg(id) from woken), '{}') as ids,
-      (select count(*) from (select graphile_worker.add_jobs(specs.list) from specs where specs.list is not null) added)::int as enqueued`)) as {
+      (select count(*) from (
+        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
+        select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "w.id", endpointId: "w.endpoint_id", trigger: "w.trigger", keyed: false })} from woken w`))}
+        where exists (select 1 from woken)
+      ) added)::int as enqueued`)) as {
     ids: string[];
     enqueued: number;
   }[];
@@ -159,12 +150,10 @@ function anyParked(endpointId: string | SQL): SQL {
     order by p.parked_at, p.id limit 1) is not null`;
 }
 
-/** What wakeNeeded saw after a commit. */
+/** What wakeNeededMany saw after a commit, at one endpoint. */
 export interface ParkedLook {
   /** Something is parked at this endpoint while it and its organization have a free slot and it is not paused: hand slots on. */
   needed: boolean;
-  /** Something is parked at this endpoint at all: the attempt now running should pass its slot on when it ends. */
-  parked: boolean;
   /**
    * Other endpoints of the organization with deliveries parked behind its cap, which a free
    * organization slot could now serve (org_waiting_endpoints): an attempt that freed its slot hands on there too.
@@ -173,16 +162,8 @@ export interface ParkedLook {
   organizationId: string | null;
 }
 
-const NOTHING_PARKED: ParkedLook = { needed: false, parked: false, orgWaiting: [], organizationId: null };
-
-/** The look of an attempt that passed its slot on to a parked delivery: it freed nothing, so it hands nothing on. */
-export const PASSED_ON: ParkedLook = { needed: false, parked: true, orgWaiting: [], organizationId: null };
-
-/** After a commit: is anything parked at this endpoint (or behind its organization's cap), with a free slot for it? */
-export async function wakeNeeded(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<ParkedLook> {
-  const looks = await wakeNeededMany(run, { endpointIds: [input.endpointId], caps: input.caps });
-  return looks.get(input.endpointId)!;
-}
+/** Nothing to hand on: also the look of an attempt that passed its slot on to a parked delivery (it freed nothing). */
+export const NOTHING_TO_HAND_ON: ParkedLook = { needed: false, orgWaiting: [], organizationId: null };
 
 /**
  * One endpoint's look from a batch's wakeNeededMany, for one of its callers. Only the first is told
@@ -202,7 +183,7 @@ export function takeLook(looks: Map<string, ParkedLook>, endpointId: string): Pa
 /** How many of an organization's waiting endpoints one look hands on to, at most. */
 const ORG_WAITING_PER_LOOK = 10;
 
-/** wakeNeeded for several endpoints in one statement. */
+/** After a commit: is anything parked at these endpoints (or behind their organizations' caps), with a free slot for it? */
 export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; caps: SlotCaps }): Promise<Map<string, ParkedLook>> {
   const { endpointConcurrency, orgConcurrency } = input.caps;
   const rows = (await run(sql`
@@ -245,12 +226,11 @@ export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]
     endpoint_id: string;
     organization_id: string;
     needed: boolean;
-    parked: boolean;
     org_waiting: string[];
   }[];
-  const looks = new Map(input.endpointIds.map((id) => [id, NOTHING_PARKED]));
+  const looks = new Map(input.endpointIds.map((id) => [id, NOTHING_TO_HAND_ON]));
   for (const row of rows) {
-    looks.set(row.endpoint_id, { needed: row.needed, parked: row.parked, orgWaiting: row.org_waiting, organizationId: row.organization_id });
+    looks.set(row.endpoint_id, { needed: row.needed, orgWaiting: row.org_waiting, organizationId: row.organization_id });
   }
   return looks;
 }

@@ -2,7 +2,7 @@
 // eventType, since, until, q, cursor). This reads them from the page's searchParams, accepting
 // what a datetime-local input sends (no offset, taken as UTC), and writes links back.
 import { DomainError } from "@/lib/errors";
-import { deliveryFilterFromQuery, type DeliveryFilter } from "./delivery-filter";
+import { deliveryFilterFromQuery, type DeliveryFilter } from "../delivery-filter";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -79,8 +79,9 @@ describe("caps attempts in flight per endpoint, without starving other endpoints
     const fast = await destination();
     const slowEndpoint = await createEndpointFixture(suite.org.ctx, slow.url);
     const fastEndpoint = await createEndpointFixture(suite.org.ctx, fast.url);
-    const slowIds = [];
-    for (let i = 0; i < 24; i++) slowIds.push((await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: slowEndpoint.id })).id);
+    // Stored at once, so the backlog is there before the worker can drain it (one at a time, a busy
+    // machine could store them no faster than the endpoint's cap delivers them).
+    const slowIds = await Promise.all(Array.from({ length: 24 }, async () => (await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: slowEndpoint.id })).id));
     await until("the slow endpoint saturated", () => slow.inFlight() === 3);
     const { id: fastId } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: fastEndpoint.id });
     await settled(fastId, "delivered");
@@ -105,7 +106,7 @@ describe("hands a freed slot straight to the endpoint's oldest parked delivery",
     await getSql()`update deliveries set parked_at = now() - interval '1 second' where id = ${ids[2]!}`;
     const settings = deliverySettings();
     // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
-    const claim = await claimDelivery({ target: { deliveryId: ids[0]! }, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
+    const claim = await claimDelivery({ deliveryId: ids[0]!, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
     const settlement = await finishDelivered(claim.attempt, "5150");
     expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: ids[1] } });

@@ -4,19 +4,19 @@
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
 import { getSql } from "@/db";
-import type { DeliverTrigger } from "@/jobs/enqueue";
+import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import { claimDelivery, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
+import { claimDelivery, claimLeftByJob, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
 import { classifyOutcome, type Outcome } from "./classify-outcome";
-import { finishAttempt, type Settlement } from "./finish-attempt";
-import { handOnSlots } from "./hand-on-slots";
-import { logDelivery } from "./log-delivery";
+import { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
+import { handOnLooked } from "./hand-on-slots";
+import { logDelivery } from "../log-delivery";
 import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
 import { deliverySettings, type DeliverySettings } from "./settings";
 
 /**
- * How long one job run may keep handing its slot to parked deliveries before it lets its worker
+ * How long one job run may keep passing its slot on to parked deliveries before it lets its worker
  * go back to the queue (where fresh deliveries of other endpoints wait): the rest are woken as
  * jobs of their own.
  */
@@ -40,20 +40,18 @@ export async function attemptDelivery(input: {
 }): Promise<AttemptResult> {
   const settings = input.settings ?? deliverySettings();
   const { jobId, endpointId } = input;
-  const own = await claimDelivery({ target: { deliveryId: input.deliveryId }, endpointId, jobId, trigger: input.trigger, settings });
-  let claim: ClaimResult = own;
-  let parkedSeen = own.parkedSeen ?? true;
-  if (claim.verdict === "paused" || claim.verdict === "saturated") {
-    logDelivery(input.deliveryId, claim.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
+  const own = await claimDelivery({ deliveryId: input.deliveryId, endpointId, jobId, trigger: input.trigger, settings });
+  if (own.verdict === "paused" || own.verdict === "saturated") {
+    logDelivery(input.deliveryId, own.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
   }
-  const refusal = claim.verdict === "claimed" ? null : claim.verdict;
-  if (own.slotsToHandOn && own.endpointId) {
-    // A slot freed as this claim parked: take the oldest parked delivery (perhaps this one) now.
-    const handed = await handOnSlots(getSql(), { endpointId: own.endpointId, jobId, chainNext: claim.verdict !== "claimed", settings });
-    if (handed.next?.verdict === "claimed") {
-      claim = handed.next;
-      parkedSeen = true;
-    }
+  const refusal = own.verdict === "claimed" ? null : own.verdict;
+  let claim: ClaimResult = own;
+  if (own.endpointId) {
+    // A free slot and parked deliveries seen after the claim's commit are brought together; a job
+    // with no delivery of its own to attempt takes the oldest parked one (perhaps its own) itself.
+    const takeFor = own.verdict === "claimed" ? undefined : jobId;
+    const handed = await handOnLooked(getSql(), { endpointId: own.endpointId, look: own.look, takeFor, settings });
+    if (handed.next?.verdict === "claimed") claim = handed.next;
   }
 
   let first: AttemptResult | undefined;
@@ -62,13 +60,12 @@ export async function attemptDelivery(input: {
   for (;;) {
     if (claim.verdict !== "claimed" && input.rerun && endpointId) {
       // A chain this job was running when its worker died: deliveries still claimed in its name.
-      claim = await claimDelivery({ target: { orphanOfJob: true }, endpointId, jobId, trigger: "auto", settings });
+      claim = await claimLeftByJob({ endpointId, jobId, settings });
     }
     if (claim.verdict !== "claimed") break;
     const chain = chained < CHAIN_LIMIT.attempts && Date.now() - started < CHAIN_LIMIT.ms && !input.signal?.aborted;
-    const { outcome, settlement } = await attemptOnce(claim.attempt, { jobId, signal: input.signal, settings, chainNext: chain, parkedSeen });
+    const { outcome, settlement } = await attemptOnce(claim.attempt, { jobId, signal: input.signal, settings, slot: chain ? "pass-on" : "release" });
     first ??= { attempted: true, outcome, settlement, chained: 0 };
-    parkedSeen = settlement.parkedSeen;
     claim = settlement.next ?? { verdict: "missing" };
     if (claim.verdict === "claimed") chained++;
   }
@@ -78,7 +75,7 @@ export async function attemptDelivery(input: {
 
 async function attemptOnce(
   attempt: ClaimedAttempt,
-  options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; chainNext: boolean; parkedSeen: boolean },
+  options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; slot: SlotFate },
 ): Promise<{ outcome: Outcome; settlement: Settlement }> {
   if (attempt.tookOver) logDelivery(attempt.deliveryId, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
@@ -91,7 +88,7 @@ async function attemptOnce(
     send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, durationMs: 0 };
   }
   const outcome = classifyOutcome(send.result);
-  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, chainNext: options.chainNext, parkedSeen: options.parkedSeen });
+  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, slot: options.slot });
 
   const answer = send.result.kind === "response" ? `HTTP ${send.result.statusCode}` : send.result.kind;
   const then =

@@ -7,9 +7,10 @@
 // Normally it finds nothing.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { deliverJobSpec, enqueueRaw } from "@/jobs/enqueue";
+import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
+import { hasRunnableJobSql } from "@/lib/queue/queue-tables";
 import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
-import { logDelivery } from "./log-delivery";
+import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
 
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */
@@ -87,9 +88,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
         select d.id from deliveries d
         where d.status = 'pending' and d.parked_at is null
           and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
-          and not exists (
-            select 1 from graphile_worker._private_jobs j
-            where j.payload->>'deliveryId' = d.id and j.attempts < j.max_attempts)
+          and not ${tx.unsafe(hasRunnableJobSql("d.id"))}
         order by d.id
         limit ${ORPHAN_BATCH}
         for update of d skip locked

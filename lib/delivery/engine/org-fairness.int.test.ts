@@ -7,7 +7,7 @@ import { deliverTask } from "@/jobs/deliver";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture, startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { getDelivery } from "./get-delivery";
+import { getDelivery } from "../get-delivery";
 import { rescueDeliveries } from "./rescue-deliveries";
 
 useTestDatabase();
