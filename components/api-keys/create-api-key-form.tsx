@@ -19,7 +19,7 @@ export function CreateApiKeyForm({ action }: { action: (state: CreateApiKeyState
         </div>
       ) : null}
       <form action={formAction} className="flex items-end gap-3">
-        <div className="flex-1"><Field label="Key name" name="name" placeholder="CI deploys" /></div>
+        <div className="flex-1"><Field label="Key name" name="name" placeholder="CI deploys" defaultValue={state.values?.name} /></div>
         <Button type="submit" disabled={pending}>Create key</Button>
       </form>
     </div>

@@ -12,16 +12,21 @@ export function Field({ label, hint, ...props }: InputHTMLAttributes<HTMLInputEl
   );
 }
 
-export function SelectField({ label, options, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: readonly string[] }) {
+type Option = string | { value: string; label: string };
+
+export function SelectField({ label, options, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: readonly Option[] }) {
   return (
     <label className="block text-sm font-medium text-slate-700">
       {label}
       <select className={control} {...props}>
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        {options.map((option) => {
+          const { value, label: text } = typeof option === "string" ? { value: option, label: option } : option;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
       </select>
     </label>
   );

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
+import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 
@@ -20,7 +21,7 @@ export default async function EndpointsPage() {
               <div>
                 <Link href={`/endpoints/${endpoint.id}`} className="font-medium text-indigo-700 hover:underline">{endpoint.name}</Link>
                 <div className="text-xs text-slate-500">
-                  {endpoint.provider} · {endpoint.paused ? "paused" : "active"}
+                  <ProviderLabel provider={endpoint.provider} /> · {endpoint.paused ? "paused" : "active"}
                 </div>
               </div>
               <CopyableValue value={endpoint.ingestUrl} />
