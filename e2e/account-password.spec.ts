@@ -4,7 +4,7 @@ import { E2E_PASSWORD, signUp } from "./dashboard-helpers";
 test("the account page changes the password: a wrong current one is refused, the new one signs in", async ({ page }) => {
   const email = await signUp(page, "Account Co");
 
-  await page.getByRole("link", { name: "Account" }).click();
+  await page.getByRole("link", { name: "Account", exact: true }).click();
   await expect(page).toHaveURL(/\/account$/);
   await page.getByLabel("Current password").fill("not-the-password");
   await page.getByLabel("New password").fill("a-newer-e2e-password");
@@ -49,11 +49,11 @@ test("after sign-out in one tab, a form left open in another is refused and sent
   await open.goto("/api-keys");
   await expect(open).toHaveURL(/\/login/);
 
-  // Signed in again: no key was made by the refused action.
+  // Signed in again (back on the page asked for): no key was made by the refused action.
   await open.getByLabel("Email").fill(email);
   await open.getByLabel("Password").fill(E2E_PASSWORD);
   await open.getByRole("button", { name: "Sign in" }).click();
-  await expect(open).toHaveURL(/\/overview$/);
+  await expect(open).toHaveURL(/\/api-keys$/);
   await open.goto("/api-keys");
   await expect(open.getByText("after sign-out")).toHaveCount(0);
   // (whereas the same form with a live session makes one, listed by name)

@@ -1,6 +1,7 @@
 // Shared steps for the dashboard specs: a real destination server on 127.0.0.1, sign-up, endpoint
 // creation through the UI, and webhooks signed with the standardwebhooks SDK.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
@@ -87,4 +88,9 @@ export async function sendWebhook(request: APIRequestContext, endpoint: { ingest
 /** Waits until the destination has received `count` requests. */
 export async function receivedAtLeast(destination: TestDestination, count: number): Promise<void> {
   await expect.poll(() => destination.requests.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
+}
+
+/** The database the e2e server runs on (written by e2e/serve.ts), for a spec that must hold a lock in it. */
+export function e2eDatabaseUrl(): string {
+  return readFileSync("e2e/artifacts/e2e-database-url", "utf8").trim();
 }

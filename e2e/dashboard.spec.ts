@@ -40,7 +40,7 @@ test("a failing delivery is seen pending with its error and age, replayed once t
     await expect(row.getByTestId("pending-count")).toHaveText("1");
     await expect(row.getByTestId("oldest-pending")).toHaveAttribute("data-over-threshold", "true");
     await expect(row.getByTestId("oldest-pending")).toContainText("over the 1 s alert threshold");
-    await expect(row.getByRole("img", { name: /Payments, last 24 hours: 1 received, 0 delivered, 1 failed/ })).toBeVisible();
+    await expect(row.getByRole("img", { name: /Payments, last 24 hours: 1 received, 0 delivered, 0 dead, 1 retrying/ })).toBeVisible();
     await page.screenshot({ path: path.join(ARTIFACTS, "overview.png"), fullPage: true });
     await testInfo.attach("overview", { path: path.join(ARTIFACTS, "overview.png"), contentType: "image/png" });
   });

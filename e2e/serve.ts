@@ -2,10 +2,13 @@
 // embedded one), then `npm start`'s own supervisor with it. SIGTERM stops the product and drops the database.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { withDatabase } from "@/lib/runtime/database-url";
 import type { EmbeddedServer } from "@/lib/runtime/embedded-postgres";
+
+const DATABASE_URL_FILE = path.resolve("e2e/artifacts/e2e-database-url");
 
 async function main() {
   let embedded: EmbeddedServer | undefined;
@@ -18,6 +21,9 @@ async function main() {
   const database = `inbox_e2e_${randomBytes(4).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${database}"`);
+  // Which database this run uses, for a spec that must hold a lock in it (e2e/dashboard-helpers.ts).
+  mkdirSync(path.dirname(DATABASE_URL_FILE), { recursive: true });
+  writeFileSync(DATABASE_URL_FILE, withDatabase(adminUrl, database));
 
   const child = spawn(process.execPath, ["--import", "tsx", "lib/runtime/start.ts"], {
     env: { ...process.env, DATABASE_URL: withDatabase(adminUrl, database), AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString("hex") },
@@ -33,6 +39,7 @@ async function main() {
   process.on("SIGINT", stop);
   const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
   await admin.unsafe(`drop database if exists "${database}" with (force)`).catch(() => {});
+  rmSync(DATABASE_URL_FILE, { force: true });
   await admin.end();
   await embedded?.stop();
   process.exit(stopping ? 0 : code);

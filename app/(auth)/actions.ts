@@ -10,7 +10,7 @@ import { clientAddress } from "@/lib/http/client-address";
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
-  return runFormAction(() => signInWithPassword(field(form, "email"), field(form, "password")), form);
+  return runFormAction(() => signInWithPassword(field(form, "email"), field(form, "password"), form.get("callbackUrl")), form);
 }
 
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {

@@ -1,7 +1,7 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { NavLinks } from "@/components/ui/nav-links";
+import { DashboardHeader } from "@/components/ui/dashboard-header";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { getSignedInMember } from "@/lib/organizations/get-signed-in-member";
 import { signOutAction } from "../(auth)/actions";
 
 const nav = [
@@ -15,19 +15,12 @@ const nav = [
 ] as const;
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  await requireDashboardCtx();
+  const ctx = await requireDashboardCtx();
+  const member = await getSignedInMember({ ctx, input: { userId: ctx.actor.userId } });
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl items-center gap-6 px-6 py-3">
-          <Link href="/overview" className="font-semibold text-indigo-700">Webhook Inbox</Link>
-          <NavLinks items={nav} />
-          <form action={signOutAction} className="ml-auto">
-            <button className="text-sm text-slate-600 hover:text-slate-900">Sign out</button>
-          </form>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl space-y-6 px-6 py-8">{children}</main>
+      <DashboardHeader items={nav} organizationName={member.organizationName} email={member.email} signOutAction={signOutAction} />
+      <main className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:px-6 sm:py-8">{children}</main>
     </div>
   );
 }

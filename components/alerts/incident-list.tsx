@@ -34,8 +34,8 @@ export async function IncidentList({ ctx }: { ctx: Ctx }) {
               <li key={incident.id} className="space-y-1 py-3 text-sm">
                 <div className="flex flex-wrap items-baseline gap-x-3">
                   <span className="font-medium text-red-700">{title}</span>
-                  <Link href={`/endpoints/${incident.endpointId}`} className="text-indigo-700 hover:underline">{incident.endpointName}</Link>
-                  <Link href={`/deliveries?endpointId=${encodeURIComponent(incident.endpointId)}&status=${status}`} className="ml-auto text-xs text-indigo-700 hover:underline">
+                  <Link prefetch={false} href={`/endpoints/${incident.endpointId}`} className="text-indigo-700 hover:underline">{incident.endpointName}</Link>
+                  <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(incident.endpointId)}&status=${status}`} className="ml-auto text-xs text-indigo-700 hover:underline">
                     View deliveries
                   </Link>
                 </div>

@@ -25,7 +25,7 @@ export function AttemptsTimeline({ attempts, now }: { attempts: Attempt[]; now: 
               <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${attempt.trigger === "replay" ? "bg-indigo-50 text-indigo-800 ring-indigo-200" : "bg-slate-50 text-slate-700 ring-slate-200"}`}>
                 {attempt.trigger === "replay" ? "replay" : "automatic"}
               </span>
-              <span className="font-medium">{result.text}</span>
+              <span className="font-medium" data-testid="attempt-outcome">{result.text}</span>
               <span className="text-xs text-slate-500">
                 <RelativeTime iso={attempt.startedAt} now={now} /> · {exactTime(attempt.startedAt)}
                 {attempt.durationMs !== null ? ` · ${attempt.durationMs} ms` : ""}
@@ -35,7 +35,7 @@ export function AttemptsTimeline({ attempts, now }: { attempts: Attempt[]; now: 
             {attempt.responseBody ? (
               <details className="mt-1 text-xs">
                 <summary className="cursor-pointer text-slate-600">Response body (first 4 KiB)</summary>
-                <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap break-all">{attempt.responseBody}</pre>
+                <pre tabIndex={0} aria-label={`Response body of attempt ${attempt.number}`} className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap break-all">{attempt.responseBody}</pre>
               </details>
             ) : null}
           </li>

@@ -31,7 +31,7 @@ export function BulkActions({ action, filter, searching }: { action: Action; fil
       {Object.entries(filter).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
       <p className="text-xs text-slate-500">
         Acts on every delivery the filter above names (endpoint, status, event type, time range), on every page. Replay skips
-        deliveries with an attempt in flight; bury skips dead ones.
+        deliveries with an attempt in flight; bury skips dead and delivered ones.
       </p>
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.ok && state.done && state.kind ? <Alert tone="success">{VERB[state.kind].done(state.count ?? 0)}</Alert> : null}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { DeliveryActionState } from "@/app/(dashboard)/deliveries/[id]/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -9,12 +9,24 @@ type Action = (state: DeliveryActionState, form: FormData) => Promise<DeliveryAc
 
 const DONE = {
   replay: "Replay queued: the delivery is pending again and will be attempted at once (marked replay).",
+  replayPaused: "Replay queued: the delivery is pending again; its endpoint is paused, so it is sent once deliveries resume.",
   bury: "Buried: no more attempts. It is kept here and can be replayed.",
 };
 
-/** Replay and Bury for one delivery, with the outcome said at once. */
-export function DeliveryActions({ action, id, status }: { action: Action; id: string; status: string }) {
+/**
+ * Replay and Bury for one delivery, with the outcome said at once. Bury is offered only where it can
+ * act (not on a delivered delivery), disabled on a dead one. The outcome is said until the delivery
+ * moves on (an attempt is made; the page refreshes itself while it waits), then the page says the rest.
+ */
+export function DeliveryActions({ action, id, status, attemptCount, paused }: { action: Action; id: string; status: string; attemptCount: number; paused: boolean }) {
   const [state, formAction, pending] = useActionState(action, {});
+  // Where the delivery stood when the outcome was first shown (kept from that render: React's pattern
+  // for state derived from earlier props), since an attempt may already be under way by then.
+  const standing = `${status}:${attemptCount}`;
+  const [shownAt, setShownAt] = useState<{ state: DeliveryActionState; standing: string } | null>(null);
+  if (state.ok && shownAt?.state !== state) setShownAt({ state, standing });
+  const current = state.ok && state.done && (shownAt?.state !== state || shownAt.standing === standing);
+  const done = current ? (state.done === "replay" && paused ? "replayPaused" : state.done!) : null;
   return (
     <form action={formAction} className="space-y-2">
       <input type="hidden" name="id" value={id} />
@@ -22,12 +34,14 @@ export function DeliveryActions({ action, id, status }: { action: Action; id: st
         <Button type="submit" name="intent" value="replay" disabled={pending || status === "delivering"}>
           {pending ? "Working…" : "Replay"}
         </Button>
-        <Button type="submit" name="intent" value="bury" variant="danger" disabled={pending || status === "dead"}>
-          Bury
-        </Button>
+        {status === "delivered" ? null : (
+          <Button type="submit" name="intent" value="bury" variant="danger" disabled={pending || status === "dead"} title={status === "dead" ? "Already dead" : undefined}>
+            Bury
+          </Button>
+        )}
       </div>
       {state.error ? <Alert>{state.error}</Alert> : null}
-      {state.ok && state.done ? <Alert tone="success">{DONE[state.done]}</Alert> : null}
+      {done ? <Alert tone="success">{DONE[done]}</Alert> : null}
     </form>
   );
 }

@@ -13,7 +13,7 @@ export function DeliveryBody({ body, encoding, sizeBytes }: { body: string; enco
   return (
     <figure>
       <figcaption className="mb-1 text-xs text-slate-500">{sizeBytes} bytes · {kind}</figcaption>
-      <pre data-testid="delivery-body" className="max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap break-all text-slate-100">
+      <pre data-testid="delivery-body" tabIndex={0} aria-label="Body" className="max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 font-mono text-xs whitespace-pre-wrap break-all text-slate-100">
         {json ?? body}
       </pre>
     </figure>

@@ -45,7 +45,7 @@ export function DeliveryFilters({ values, endpoints }: { values: QueryValues; en
       </Labelled>
       <div className="flex items-end gap-2">
         <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-white hover:bg-indigo-500">Apply filters</button>
-        <Link href="/deliveries" className="px-2 py-1.5 text-sm text-slate-600 underline">Clear</Link>
+        <Link prefetch={false} href="/deliveries" className="px-2 py-1.5 text-sm text-slate-600 underline">Clear</Link>
       </div>
     </form>
   );

@@ -1,15 +1,20 @@
-// A page of deliveries, newest first; the external id opens the delivery.
+// A page of deliveries, newest first; the external id opens the delivery. Below md each row is a card
+// with its status and time on the first line (components/ui/cell-label.tsx). Links do not prefetch:
+// the list refreshes itself while deliveries wait, and each refresh would fetch them all again.
 import Link from "next/link";
+import { CellLabel, stacked } from "@/components/ui/cell-label";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { DeliverySummary } from "@/lib/delivery/presentation/present-delivery";
 import { StatusBadge } from "./status-badge";
 
+const cell = `${stacked.cell} py-2 pr-3`;
+
 export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: DeliverySummary[]; endpointNames: Map<string, string>; now: Date }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <div className="md:overflow-x-auto">
+      <table className={stacked.table}>
         <caption className="sr-only">Deliveries, newest first</caption>
-        <thead className="text-xs text-slate-500">
+        <thead className={stacked.head}>
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">Status</th>
             <th scope="col" className="pr-3 font-medium">Event type</th>
@@ -21,19 +26,19 @@ export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: 
             <th scope="col" className="font-medium">Last error</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200">
+        <tbody className={stacked.body}>
           {deliveries.map((delivery) => (
-            <tr key={delivery.id} data-testid="delivery-row" data-delivery-id={delivery.id} className="align-top">
-              <td className="py-2 pr-3"><StatusBadge status={delivery.status} /></td>
-              <td className="py-2 pr-3 font-mono text-xs">{delivery.eventType ?? <span className="text-slate-400">none</span>}</td>
-              <td className="max-w-48 truncate py-2 pr-3 font-mono text-xs">
-                <Link href={`/deliveries/${delivery.id}`} className="text-indigo-700 hover:underline" title={delivery.externalId}>{delivery.externalId}</Link>
+            <tr key={delivery.id} data-testid="delivery-row" data-delivery-id={delivery.id} className={stacked.row}>
+              <td className={`${cell} max-md:order-1`}><StatusBadge status={delivery.status} /></td>
+              <td className={`${cell} font-mono text-xs break-all max-md:order-3 max-md:col-span-2`}>{delivery.eventType ?? <span className="text-slate-500">no event type</span>}</td>
+              <td className={`${cell} font-mono text-xs max-md:order-4 max-md:col-span-2 md:max-w-48`}>
+                <Link href={`/deliveries/${delivery.id}`} prefetch={false} className="block truncate text-indigo-700 hover:underline" title={delivery.externalId}>{delivery.externalId}</Link>
               </td>
-              <td className="py-2 pr-3 text-xs">{endpointNames.get(delivery.endpointId) ?? delivery.endpointId}</td>
-              <td className="py-2 pr-3 text-xs"><RelativeTime iso={delivery.receivedAt} now={now} /></td>
-              <td className="py-2 pr-3 text-right tabular-nums">{delivery.attemptCount}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{delivery.lastStatusCode ?? "—"}</td>
-              <td className="max-w-72 py-2 text-xs break-words text-red-800" data-testid="last-error">{delivery.lastError ?? ""}</td>
+              <td className={`${cell} text-xs break-words max-md:order-5`}><CellLabel>Endpoint</CellLabel>{endpointNames.get(delivery.endpointId) ?? delivery.endpointId}</td>
+              <td className={`${cell} text-xs max-md:order-2 max-md:text-right`}><RelativeTime iso={delivery.receivedAt} now={now} /></td>
+              <td className={`${cell} tabular-nums max-md:order-6 md:text-right`}><CellLabel>Attempts</CellLabel>{delivery.attemptCount}</td>
+              <td className={`${cell} tabular-nums max-md:order-7 md:text-right`}><CellLabel>Last status</CellLabel>{delivery.lastStatusCode ?? "—"}</td>
+              <td className={`${stacked.cell} py-2 text-xs break-words text-red-800 max-md:order-8 max-md:col-span-2 md:max-w-72`} data-testid="last-error">{delivery.lastError ?? ""}</td>
             </tr>
           ))}
         </tbody>

@@ -1,27 +1,23 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useState } from "react";
 import type { CreateEndpointState } from "@/app/(dashboard)/endpoints/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { Field, SelectField } from "@/components/ui/field";
-import type { ProviderGuide } from "@/lib/signatures";
+import type { Provider, ProviderGuide } from "@/lib/signatures";
 
 type Action = (state: CreateEndpointState, form: FormData) => Promise<CreateEndpointState>;
 
 /** `providers`: each provider's name and what to paste where, from its file in lib/signatures. */
 export function CreateEndpointForm({ action, providers }: { action: Action; providers: ProviderGuide[] }) {
   const [state, formAction, pending] = useActionState(action, {});
-  const [provider, setProvider] = useState<string>("standard-webhooks");
+  const [provider, setProvider] = useState<Provider>("standard-webhooks");
+  // Kept in the browser only (the server never sends a secret back), so an error elsewhere does not lose it.
+  const [secret, setSecret] = useState("");
   const typed = (name: string) => state.values?.[name];
-  // A refused form comes back with what was typed: the provider too, or the next submit would
-  // silently create the endpoint with another signature scheme.
-  const submittedProvider = typed("provider");
-  useEffect(() => {
-    if (submittedProvider) setProvider(submittedProvider);
-  }, [state, submittedProvider]);
   const guide = providers.find((candidate) => candidate.id === provider) ?? providers[0]!;
   if (state.ok && state.id) {
     return (
@@ -41,28 +37,22 @@ export function CreateEndpointForm({ action, providers }: { action: Action; prov
       </div>
     );
   }
+  // React resets a form after its action, putting every select back to the option it was mounted
+  // with: each answer remounts the form, so its defaults are what was submitted.
   return (
-    <form action={formAction} className="grid gap-4 sm:grid-cols-2">
+    <form key={JSON.stringify([state.values, state.error])} action={formAction} className="grid gap-4 sm:grid-cols-2">
       {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
       <Field label="Name" name="name" defaultValue={typed("name")} required placeholder="Stripe payments" />
-      {/* Uncontrolled, remounted with each answer: React resets the form after an action, which puts
-          a select back to its default, so the default must be what was submitted. */}
-      <SelectField
-        key={`provider-${submittedProvider ?? "initial"}-${state.error ?? ""}`}
-        label="Provider"
-        name="provider"
-        options={providers.map(({ id, displayName }) => ({ value: id, label: displayName }))}
-        defaultValue={submittedProvider ?? provider}
-        onChange={(e) => setProvider(e.target.value)}
-      />
+      <SelectField label="Provider" name="provider" options={providers.map(({ id, displayName }) => ({ value: id, label: displayName }))} defaultValue={provider} onChange={(e) => setProvider(e.target.value as Provider)} />
       <Field label="Destination URL" name="destinationUrl" defaultValue={typed("destinationUrl")} type="url" required placeholder="https://api.example.com/webhooks" />
       <Field
-        key={`secret-${guide.id}`}
         label={guide.secretLabel}
         name="secret"
         type="password"
         autoComplete="off"
         disabled={provider === "none"}
+        value={provider === "none" ? "" : secret}
+        onChange={(e) => setSecret(e.target.value)}
         hint={guide.setupHint}
       />
       {guide.verifyTokenHint ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -28,6 +28,14 @@ export function EndpointSettingsForm({
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const value = (name: keyof EndpointView) => state.values?.[name] ?? String(endpoint[name] ?? "");
+  // Write-only: never sent to the browser; what is typed stays here (not in the server's answer)
+  // until it is saved, so an error elsewhere in the form does not lose it.
+  const [outbound, setOutbound] = useState({ secret: "", stop: false });
+  const [savedWith, setSavedWith] = useState<FormState | null>(null);
+  if (state.ok && savedWith !== state) {
+    setSavedWith(state);
+    setOutbound({ secret: "", stop: false });
+  }
   return (
     <form action={formAction} aria-label="Endpoint settings" className="grid gap-4 sm:grid-cols-2">
       <input type="hidden" name="id" value={endpoint.id} />
@@ -42,6 +50,27 @@ export function EndpointSettingsForm({
       <Field label="Signature tolerance (seconds)" name="toleranceSeconds" type="number" min={1} max={86400} defaultValue={value("toleranceSeconds")} hint="How far a signed timestamp may be from our clock." />
       <Field label="Alert when oldest pending is older than (seconds)" name="alertPendingAgeSeconds" type="number" min={1} defaultValue={value("alertPendingAgeSeconds")} hint="Empty: no alert." />
       <Field label="Alert email" name="alertEmail" type="email" defaultValue={value("alertEmail")} hint={ALERT_EMAIL_HINTS[alertEmailStatus]} />
+      <div className="space-y-2 sm:col-span-2">
+        <p className="text-sm text-slate-700" data-testid="outbound-signing">
+          {endpoint.signsOutbound ? "Outbound requests are signed (Standard Webhooks)." : "Outbound requests are not signed."}
+        </p>
+        <Field
+          label="Outbound signing secret"
+          name="outboundSecret"
+          type="password"
+          autoComplete="off"
+          value={outbound.secret}
+          onChange={(event) => setOutbound({ ...outbound, secret: event.target.value })}
+          placeholder="whsec_…"
+          hint={`${endpoint.signsOutbound ? "Type a new one to replace it; empty keeps the one set. " : ""}With it, requests to the destination carry webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks), so it can check they come from here. Never shown again once saved.`}
+        />
+        {endpoint.signsOutbound ? (
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" name="stopOutboundSigning" checked={outbound.stop} onChange={(event) => setOutbound({ ...outbound, stop: event.target.checked })} />
+            Stop signing outbound requests
+          </label>
+        ) : null}
+      </div>
       <div className="sm:col-span-2">
         <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
       </div>

@@ -12,7 +12,7 @@ type Action = (state: RotateSecretState, form: FormData) => Promise<RotateSecret
 const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** New secret now, old one valid for a grace period; a generated secret is shown once, here. */
-export function RotateSecretForm({ action, endpointId, generates, provider }: { action: Action; endpointId: string; generates: boolean; provider: string }) {
+export function RotateSecretForm({ action, endpointId, generates, providerName }: { action: Action; endpointId: string; generates: boolean; providerName: string }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} aria-label="Rotate signing secret" className="space-y-3">
@@ -34,12 +34,12 @@ export function RotateSecretForm({ action, endpointId, generates, provider }: { 
       <div className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
           <Field
-            label={generates ? "New secret (optional)" : `New secret from ${provider}`}
+            label={generates ? "New secret (optional)" : `New secret from ${providerName}`}
             name="secret"
             type="password"
             autoComplete="off"
             required={!generates}
-            hint={generates ? "Leave empty to generate one." : `Roll the secret at ${provider} first, then paste the new one.`}
+            hint={generates ? "Leave empty to generate one." : `Roll the secret at ${providerName} first, then paste the new one.`}
           />
         </div>
         <Button type="submit" variant="secondary" disabled={pending}>Rotate signing secret</Button>

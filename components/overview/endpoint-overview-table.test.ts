@@ -3,26 +3,28 @@ import { describe, expect, it } from "vitest";
 import type { EndpointOverview } from "@/lib/endpoints/get-overview";
 import { EndpointOverviewTable } from "./endpoint-overview-table";
 
-const hours = (overrides: Record<number, { received: number; delivered: number; failed: number }> = {}) =>
-  Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, ...(overrides[23 - i] ?? { received: 0, delivered: 0, failed: 0 }) }));
+type Counts = { received: number; delivered: number; dead: number; retrying: number };
+const hours = (overrides: Record<number, Counts> = {}) =>
+  Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, ...(overrides[23 - i] ?? { received: 0, delivered: 0, dead: 0, retrying: 0 }) }));
 
 const endpoint = (changes: Partial<EndpointOverview>): EndpointOverview => ({
   id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, oldestPendingAgeSeconds: 0,
-  overThreshold: false, last24h: { received: 0, delivered: 0, failed: 0, dead: 0, successRate: null }, hourly: hours(), ...changes,
+  overThreshold: false, last24h: { received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0 }, hourly: hours(), ...changes,
 });
 
 describe("the overview table says in words what its colours say", () => {
   it("marks an oldest pending age over the threshold in red and in text", () => {
     const html = renderToStaticMarkup(EndpointOverviewTable({
-      endpoints: [endpoint({ pending: 3, oldestPendingAgeSeconds: 725, overThreshold: true, last24h: { received: 10, delivered: 6, failed: 4, dead: 1, successRate: 0.6 }, hourly: hours({ 0: { received: 10, delivered: 6, failed: 4 } }) })],
+      endpoints: [endpoint({ pending: 3, oldestPendingAgeSeconds: 725, overThreshold: true, last24h: { received: 10, delivered: 6, dead: 1, waiting: 3, successRate: 6 / 7, refused: 2 }, hourly: hours({ 0: { received: 10, delivered: 6, dead: 1, retrying: 2 } }) })],
     }));
     expect(html).toContain('data-over-threshold="true"');
     expect(html).toContain("text-red-700");
     expect(html).toContain("12 min 5 s");
     expect(html).toContain("over the 5 min alert threshold");
-    expect(html).toContain("60.0 %");
-    expect(html).toContain('aria-label="Orders, last 24 hours: 10 received, 6 delivered, 4 failed"');
-    expect(html).toContain("<title>last hour: 10 received, 6 delivered, 4 failed</title>");
+    expect(html).toContain("85.7 %");
+    expect(html).toContain('aria-label="Orders, last 24 hours: 10 received, 6 delivered, 1 dead, 2 retrying"');
+    expect(html).toContain("<title>last hour: 10 received, 6 delivered, 1 dead, 2 retrying</title>");
+    expect(html).toContain('data-testid="refused-count">2<');
     expect(html).toContain("Active");
   });
 
@@ -31,7 +33,7 @@ describe("the overview table says in words what its colours say", () => {
     expect(html).toContain("Paused");
     expect(html).toContain("none waiting");
     expect(html).not.toContain("text-red-700");
-    expect(html).toMatch(/<td[^>]*>—<\/td>/);
+    expect(html).toContain('data-testid="success-rate">—<');
     expect(html).toContain('<th scope="col"');
   });
 });

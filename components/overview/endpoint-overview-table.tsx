@@ -1,10 +1,14 @@
 // Every endpoint at a glance; the oldest pending age leads, in red when above the alert threshold.
+// Each figure of the last 24 h is defined once (lib/endpoints/get-overview.ts) and said under the table.
 import Link from "next/link";
+import { ProviderLabel } from "@/components/endpoints/provider-label";
+import { CellLabel, stacked } from "@/components/ui/cell-label";
 import { formatDuration } from "@/lib/alerts/format-duration";
 import type { EndpointOverview } from "@/lib/endpoints/get-overview";
 import { HourlyChart } from "./hourly-chart";
 
-const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)} %`);
+// One decimal at most: 92.9 %, 50 %.
+const percent = (rate: number | null) => (rate === null ? "—" : `${Number((rate * 100).toFixed(1))} %`);
 
 function OldestPending({ endpoint }: { endpoint: EndpointOverview }) {
   const { oldestPendingAgeSeconds: age, alertPendingAgeSeconds: threshold, overThreshold } = endpoint;
@@ -19,12 +23,14 @@ function OldestPending({ endpoint }: { endpoint: EndpointOverview }) {
   );
 }
 
+const number = `${stacked.cell} py-3 pr-4 whitespace-nowrap tabular-nums md:text-right`;
+
 export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOverview[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <div className="md:overflow-x-auto">
+      <table className={stacked.table}>
         <caption className="sr-only">Endpoints: backlog now and the last 24 hours</caption>
-        <thead className="text-xs text-slate-500">
+        <thead className={stacked.head}>
           <tr>
             <th scope="col" className="py-2 pr-4 font-medium">Endpoint</th>
             <th scope="col" className="pr-4 font-medium">Oldest pending</th>
@@ -32,36 +38,44 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
             <th scope="col" className="pr-4 text-right font-medium">Received (24 h)</th>
             <th scope="col" className="pr-4 text-right font-medium">Delivered (24 h)</th>
             <th scope="col" className="pr-4 text-right font-medium">Dead (24 h)</th>
-            <th scope="col" className="pr-4 text-right font-medium">Success rate</th>
+            <th scope="col" className="pr-4 text-right font-medium">Success rate (24 h)</th>
+            <th scope="col" className="pr-4 text-right font-medium">Refused (24 h)</th>
             <th scope="col" className="font-medium">Last 24 h by hour</th>
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200">
+        <tbody className={stacked.body}>
           {endpoints.map((endpoint) => (
-            <tr key={endpoint.id} data-testid={`overview-${endpoint.id}`} className="align-top">
-              <th scope="row" className="py-3 pr-4 font-normal">
-                <Link href={`/endpoints/${endpoint.id}`} className="font-medium text-indigo-700 hover:underline">{endpoint.name}</Link>
-                <div className="mt-1 flex items-center gap-2 text-xs text-slate-500">
-                  <span className={`rounded px-1.5 py-0.5 ring-1 ring-inset ${endpoint.paused ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-emerald-50 text-emerald-900 ring-emerald-300"}`}>
+            <tr key={endpoint.id} data-testid={`overview-${endpoint.id}`} className={stacked.row}>
+              <th scope="row" className={`${stacked.cell} py-3 pr-4 font-normal max-md:col-span-2`}>
+                <Link prefetch={false} href={`/endpoints/${endpoint.id}`} className="font-medium text-indigo-700 hover:underline">{endpoint.name}</Link>
+                <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+                  <span data-testid="endpoint-state" className={`rounded px-1.5 py-0.5 ring-1 ring-inset ${endpoint.paused ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-emerald-50 text-emerald-900 ring-emerald-300"}`}>
                     {endpoint.paused ? "Paused" : "Active"}
                   </span>
-                  {endpoint.provider}
+                  <ProviderLabel provider={endpoint.provider} />
                 </div>
-                <Link href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="mt-1 inline-block text-xs text-indigo-700 hover:underline" aria-label={`Deliveries of ${endpoint.name}`}>
+                <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="mt-1 inline-block text-xs text-indigo-700 hover:underline" aria-label={`Deliveries of ${endpoint.name}`}>
                   View deliveries
                 </Link>
               </th>
-              <td className="py-3 pr-4"><OldestPending endpoint={endpoint} /></td>
-              <td className="py-3 pr-4 text-right tabular-nums" data-testid="pending-count">{endpoint.pending}</td>
-              <td className="py-3 pr-4 text-right tabular-nums">{endpoint.last24h.received}</td>
-              <td className="py-3 pr-4 text-right tabular-nums">{endpoint.last24h.delivered}</td>
-              <td className={`py-3 pr-4 text-right tabular-nums ${endpoint.last24h.dead ? "text-red-700" : ""}`}>{endpoint.last24h.dead}</td>
-              <td className="py-3 pr-4 text-right tabular-nums">{percent(endpoint.last24h.successRate)}</td>
-              <td className="py-3"><HourlyChart hours={endpoint.hourly} label={endpoint.name} /></td>
+              <td className={`${stacked.cell} py-3 pr-4 max-md:col-span-2`}><CellLabel>Oldest pending</CellLabel><OldestPending endpoint={endpoint} /></td>
+              <td className={number}><CellLabel>Pending</CellLabel><span data-testid="pending-count">{endpoint.pending}</span></td>
+              <td className={number}><CellLabel>Received (24 h)</CellLabel>{endpoint.last24h.received}</td>
+              <td className={number}><CellLabel>Delivered (24 h)</CellLabel>{endpoint.last24h.delivered}</td>
+              <td className={`${number} ${endpoint.last24h.dead ? "text-red-700" : ""}`}><CellLabel>Dead (24 h)</CellLabel><span data-testid="dead-count">{endpoint.last24h.dead}</span></td>
+              <td className={number}><CellLabel>Success rate (24 h)</CellLabel><span data-testid="success-rate">{percent(endpoint.last24h.successRate)}</span></td>
+              <td className={`${number} ${endpoint.last24h.refused ? "text-amber-800" : ""}`}><CellLabel>Refused (24 h)</CellLabel><span data-testid="refused-count">{endpoint.last24h.refused}</span></td>
+              <td className={`${stacked.cell} py-3 max-md:col-span-2`}><HourlyChart hours={endpoint.hourly} label={endpoint.name} /></td>
             </tr>
           ))}
         </tbody>
       </table>
+      <dl className="mt-4 grid gap-x-6 gap-y-1 text-xs text-slate-600 md:grid-cols-2" aria-label="How these figures are counted">
+        <div><dt className="inline font-medium">Received, delivered, dead (24 h):</dt> <dd className="inline">deliveries received in the last 24 hours, and of those, the ones delivered or dead by now.</dd></div>
+        <div><dt className="inline font-medium">Success rate:</dt> <dd className="inline">delivered ÷ settled (delivered + dead) of those; deliveries still waiting, a replay included, are not counted until they settle.</dd></div>
+        <div><dt className="inline font-medium">Refused:</dt> <dd className="inline">requests the ingest URL turned away (bad or missing signature, too large, …), as the endpoint&apos;s log keeps them (at most 10 per 10 s, the newest 100).</dd></div>
+        <div><dt className="inline font-medium">Pending:</dt> <dd className="inline">waiting for an attempt or in flight now, however old.</dd></div>
+      </dl>
     </div>
   );
 }

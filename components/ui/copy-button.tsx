@@ -24,7 +24,7 @@ export function CopyButton({ value, label = "Copy", accessibleName }: { value: s
 /** A value in monospace with a copy button beside it. */
 export function CopyableValue({ value, testId }: { value: string; testId?: string }) {
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex min-w-0 items-center gap-2">
       <code data-testid={testId} className="min-w-0 flex-1 truncate rounded bg-slate-100 px-2 py-1 font-mono text-xs">
         {value}
       </code>

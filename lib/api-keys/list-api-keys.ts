@@ -1,12 +1,12 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { apiKeys } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 
-/** Active keys of ctx's organization, prefix only. */
+/** Keys of ctx's organization, prefix only: active ones first, newest first; revoked ones stay listed as such. */
 export async function listApiKeys({ ctx }: { ctx: Ctx }) {
   return ctx.db
-    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
-    .where(and(eq(apiKeys.organizationId, ctx.organizationId), isNull(apiKeys.revokedAt)))
-    .orderBy(desc(apiKeys.createdAt));
+    .where(eq(apiKeys.organizationId, ctx.organizationId))
+    .orderBy(asc(sql`${apiKeys.revokedAt} is not null`), desc(apiKeys.createdAt));
 }

@@ -1,14 +1,18 @@
 import { AuthError } from "next-auth";
 import type { FormState } from "./form-action";
 import { signIn } from "./auth";
+import { safeReturnPath } from "./return-path";
 import { SIGN_IN_BUSY_MESSAGE, signInAdmitted } from "./sign-in-gate";
 import { SignInRefused } from "./sign-in-refused";
 
-/** The dashboard's sign-in (a server action): through the gate, then Auth.js; a refusal becomes the form's message. */
-export async function signInWithPassword(email: string, password: string): Promise<FormState> {
+/**
+ * The dashboard's sign-in (a server action): through the gate, then Auth.js; a refusal becomes the
+ * form's message. Lands on `returnTo` when it is a path of this site, else on the overview.
+ */
+export async function signInWithPassword(email: string, password: string, returnTo?: unknown): Promise<FormState> {
   if (!signInAdmitted()) return { error: SIGN_IN_BUSY_MESSAGE };
   try {
-    await signIn("credentials", { email, password, redirectTo: "/overview" });
+    await signIn("credentials", { email, password, redirectTo: safeReturnPath(returnTo) ?? "/overview" });
   } catch (error) {
     if (error instanceof SignInRefused) return { error: error.userMessage };
     if (error instanceof AuthError) return { error: "Wrong email or password." };

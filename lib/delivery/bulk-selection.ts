@@ -1,6 +1,6 @@
 // What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
 // received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
-import { and, asc, count, eq, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
@@ -14,7 +14,7 @@ export const BulkFilter = DeliveryFilter.strict();
 /** Rows per transaction: each chunk's changes and its jobs commit together. */
 export const BULK_CHUNK = 1000;
 
-export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatus: DeliveryStatus): Promise<SQL> {
+export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: DeliveryStatus[]): Promise<SQL> {
   const filter = parseInput(BulkFilter, rawFilter ?? {});
   if (filter.endpointId) {
     const [endpoint] = await ctx.db
@@ -24,7 +24,7 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatus: De
     if (!endpoint) throw new NotFoundError("Endpoint");
   }
   // Received before now by the database's clock, which stamped received_at.
-  return and(deliveryFilterWhere(ctx.organizationId, filter), ne(deliveries.status, skipStatus), lte(deliveries.receivedAt, sql`now()`))!;
+  return and(deliveryFilterWhere(ctx.organizationId, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
 }
 
 export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {

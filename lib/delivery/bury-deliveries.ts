@@ -1,5 +1,5 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
-import { deliveries } from "@/db/schema";
+import { and, eq, inArray, notInArray } from "drizzle-orm";
+import { deliveries, type DeliveryStatus } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/enqueue";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -9,10 +9,13 @@ import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bul
 /**
  * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
  * received before now) that is not dead yet, cancelling their scheduled attempts; each chunk's
- * rows and job removals commit together. `dryRun` only counts.
+ * rows and job removals commit together. `dryRun` only counts. `keepDelivered` leaves delivered
+ * ones alone too (the dashboard's "Bury all matching…"); the REST call buries what the filter names
+ * (API.md).
  */
-export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
-  const where = await bulkSelection(ctx, input.filter, "dead");
+export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean; keepDelivered?: boolean } }): Promise<{ count: number }> {
+  const skipped: DeliveryStatus[] = input.keepDelivered ? ["dead", "delivered"] : ["dead"];
+  const where = await bulkSelection(ctx, input.filter, skipped);
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   let buried = 0;
   for (const ids of await selectionChunks(ctx, where)) {
@@ -21,7 +24,7 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
       const rows = await tx.db
         .update(deliveries)
         .set(buriedState())
-        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "dead")))
+        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), notInArray(deliveries.status, skipped)))
         .returning({ id: deliveries.id });
       await removeJobs(tx.db, rows.map((row) => deliverJobKey(row.id)));
       return rows.length;

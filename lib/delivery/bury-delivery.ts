@@ -1,9 +1,9 @@
-import { and, eq, ne } from "drizzle-orm";
-import { deliveries } from "@/db/schema";
+import { and, eq, notInArray } from "drizzle-orm";
+import { deliveries, type DeliveryStatus } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/enqueue";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { buriedState } from "./buried-state";
 import { logDelivery } from "./log-delivery";
 
@@ -11,23 +11,26 @@ import { logDelivery } from "./log-delivery";
  * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept
  * and can be replayed. Burying a dead delivery changes nothing. An attempt already in flight
  * finishes and is recorded; if the destination accepts it, the delivery ends `delivered`.
+ * `keepDelivered` (the dashboard) refuses a delivered delivery (409) instead of burying it.
  */
-export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ id: string; status: "dead" }> {
+export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; keepDelivered?: boolean } }): Promise<{ id: string; status: "dead" }> {
+  const skipped: DeliveryStatus[] = input.keepDelivered ? ["dead", "delivered"] : ["dead"];
   const buried = await withTransaction(ctx, async (tx) => {
     const [row] = await tx.db
       .update(deliveries)
       .set(buriedState())
-      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), ne(deliveries.status, "dead")))
+      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), notInArray(deliveries.status, skipped)))
       .returning({ id: deliveries.id });
     if (row) {
       await removeJobs(tx.db, [deliverJobKey(row.id)]);
       return true;
     }
     const [existing] = await tx.db
-      .select({ id: deliveries.id })
+      .select({ status: deliveries.status })
       .from(deliveries)
       .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)));
     if (!existing) throw new NotFoundError("Delivery");
+    if (existing.status === "delivered") throw new ConflictError("This delivery was delivered meanwhile: there is nothing to bury.");
     return false;
   });
   if (buried) logDelivery(input.id, `buried on request (${ctx.actor.type})`);

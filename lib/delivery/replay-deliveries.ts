@@ -12,7 +12,7 @@ import { noAttemptInFlight, replayedState } from "./replayed-state";
  * not delay new traffic. `dryRun` only counts.
  */
 export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
-  const where = and(await bulkSelection(ctx, input.filter, "delivering"), noAttemptInFlight)!;
+  const where = and(await bulkSelection(ctx, input.filter, ["delivering"]), noAttemptInFlight)!;
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   let replayed = 0;
   for (const ids of await selectionChunks(ctx, where)) {

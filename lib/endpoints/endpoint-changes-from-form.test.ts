@@ -25,4 +25,12 @@ describe("the settings form becomes a PATCH the endpoint verbs accept", () => {
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(["maxAttempts"]);
   });
+
+  it("sets the outbound signing secret when typed, keeps it when left empty, removes it when asked", () => {
+    const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+    expect(endpointChangesFromForm(form({ outboundSecret: ` ${secret} ` }))).toEqual({ outboundSecret: secret });
+    expect(endpointChangesFromForm(form({ outboundSecret: "" }))).toEqual({});
+    expect(endpointChangesFromForm(form({ outboundSecret: "", stopOutboundSigning: "on" }))).toEqual({ outboundSecret: null });
+    expect(UpdateEndpointInput.parse(endpointChangesFromForm(form({ outboundSecret: secret })))).toEqual({ outboundSecret: secret });
+  });
 });

@@ -1,6 +1,8 @@
 /**
  * The dashboard's endpoint settings form → the changes the REST API's PATCH takes. Only fields the
  * form carries are changed; an empty alert threshold or alert email turns that setting off (null).
+ * The outbound signing secret is write-only: a value sets it, an empty field keeps the one stored,
+ * and `stopOutboundSigning` removes it.
  */
 export function endpointChangesFromForm(form: FormData): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
@@ -20,5 +22,8 @@ export function endpointChangesFromForm(form: FormData): Record<string, unknown>
   if (threshold !== undefined) changes.alertPendingAgeSeconds = threshold === "" ? null : Number(threshold);
   const email = text("alertEmail");
   if (email !== undefined) changes.alertEmail = email === "" ? null : email;
+  const outboundSecret = text("outboundSecret");
+  if (outboundSecret) changes.outboundSecret = outboundSecret;
+  else if (form.get("stopOutboundSigning") === "on") changes.outboundSecret = null;
   return changes;
 }

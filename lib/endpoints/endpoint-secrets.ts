@@ -1,5 +1,6 @@
 import { ValidationError } from "@/lib/errors";
 import { secretProblem, takesVerifyToken } from "@/lib/signatures";
+import { providerName } from "@/lib/signatures/provider-names";
 import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
 import { GENERATES_SECRET } from "./endpoint-input";
 import { generateWebhookSecret } from "./generate-secret";
@@ -18,14 +19,15 @@ export function resolveSecret(provider: Provider, given: string | undefined, has
   }
   if (hasStored) return { secret: null, generated: false };
   if (GENERATES_SECRET.has(provider)) return { secret: generateWebhookSecret(), generated: true };
-  throw new ValidationError(`secret: the ${provider} provider needs the signing secret ${provider} gave you.`);
+  const name = providerName(provider);
+  throw new ValidationError(`secret: ${name} endpoints need the signing secret ${name} shows you in its webhook settings.`);
 }
 
 export function assertProviderSettings(provider: Provider, genericHmac: GenericHmacConfig | null | undefined, verifyToken?: string | null): void {
   if (provider === "generic-hmac" && !genericHmac) {
-    throw new ValidationError("genericHmac: the generic-hmac provider needs {header, algorithm, encoding, prefix?}.");
+    throw new ValidationError("genericHmac: Generic HMAC endpoints need the signature header, algorithm and encoding ({header, algorithm, encoding, prefix?}).");
   }
   if (verifyToken && !takesVerifyToken(provider)) {
-    throw new ValidationError(`verifyToken: the ${provider} provider has no GET handshake to answer; only meta endpoints take a verify token.`);
+    throw new ValidationError(`verifyToken: ${providerName(provider)} endpoints take no verify token: only Meta endpoints answer a GET handshake with one.`);
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
-import { deliveries, type DeliveryStatus } from "@/db/schema";
+import { deliveries, rejectedRequests, type DeliveryStatus } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { useTestDatabase } from "@/test/db";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
@@ -14,11 +14,16 @@ process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 
-async function insert(organizationId: string, endpointId: string, status: DeliveryStatus, receivedAt: Date, attemptCount = 0) {
+/** `autoAttemptCount` defaults to `attemptCount` (no replay); a replayed delivery's series starts again at 0. */
+async function insert(organizationId: string, endpointId: string, status: DeliveryStatus, receivedAt: Date, attemptCount = 0, autoAttemptCount = attemptCount) {
   await getDb().insert(deliveries).values({
     id: newId("dlv"), organizationId, endpointId, externalId: `evt_${randomBytes(6).toString("hex")}`, status,
-    headers: {}, body: Buffer.from("{}"), sizeBytes: 2, receivedAt, updatedAt: receivedAt, attemptCount,
+    headers: {}, body: Buffer.from("{}"), sizeBytes: 2, receivedAt, updatedAt: receivedAt, attemptCount, autoAttemptCount,
   });
+}
+
+async function refused(organizationId: string, endpointId: string, at: Date) {
+  await getDb().insert(rejectedRequests).values({ organizationId, endpointId, at, reason: "missing_signature", message: "unsigned", headerNames: [] });
 }
 
 describe("the overview counts each endpoint's backlog and last 24 hours", () => {
@@ -40,13 +45,13 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     expect(endpoints).toHaveLength(1);
     const orders = endpoints[0]!;
     expect(orders).toMatchObject({ id, name: "Orders", paused: false, pending: 4, oldestPendingAgeSeconds: 2 * 86_400, overThreshold: true, alertPendingAgeSeconds: 600 });
-    expect(orders.last24h).toEqual({ received: 7, delivered: 3, failed: 2, dead: 1, successRate: 3 / 5 });
+    expect(orders.last24h).toEqual({ received: 7, delivered: 3, dead: 1, waiting: 3, successRate: 3 / 4, refused: 0 });
     expect(orders.hourly).toHaveLength(24);
     expect(orders.hourly.map((h) => h.hoursAgo)).toEqual(Array.from({ length: 24 }, (_, i) => 23 - i));
     const at = (hoursAgo: number) => orders.hourly.find((h) => h.hoursAgo === hoursAgo)!;
-    expect(at(0)).toEqual({ hoursAgo: 0, received: 4, delivered: 1, failed: 1 });
-    expect(at(3)).toEqual({ hoursAgo: 3, received: 2, delivered: 2, failed: 0 });
-    expect(at(23)).toEqual({ hoursAgo: 23, received: 1, delivered: 0, failed: 1 });
+    expect(at(0)).toEqual({ hoursAgo: 0, received: 4, delivered: 1, dead: 0, retrying: 1 });
+    expect(at(3)).toEqual({ hoursAgo: 3, received: 2, delivered: 2, dead: 0, retrying: 0 });
+    expect(at(23)).toEqual({ hoursAgo: 23, received: 1, delivered: 0, dead: 1, retrying: 0 });
     expect(orders.hourly.reduce((sum, h) => sum + h.received, 0)).toBe(7);
   });
 
@@ -61,8 +66,8 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     const [b, q] = endpoints;
     expect(b).toMatchObject({ pending: 1, oldestPendingAgeSeconds: 60, overThreshold: false });
     expect(q).toMatchObject({ paused: true, pending: 0, oldestPendingAgeSeconds: 0, overThreshold: false });
-    expect(q!.last24h).toEqual({ received: 0, delivered: 0, failed: 0, dead: 0, successRate: null });
-    expect(q!.hourly.every((h) => h.received === 0 && h.delivered === 0 && h.failed === 0)).toBe(true);
+    expect(q!.last24h).toEqual({ received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0 });
+    expect(q!.hourly.every((h) => h.received === 0 && h.delivered === 0 && h.dead === 0 && h.retrying === 0)).toBe(true);
   });
 
   it("never shows another organization's endpoints or deliveries", async () => {
@@ -75,6 +80,32 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
 
     const { endpoints } = await getOverview({ ctx: mine.ctx, input: { now: NOW } });
     expect(endpoints.map((e) => e.name)).toEqual(["Mine"]);
-    expect(endpoints[0]).toMatchObject({ pending: 0, last24h: { received: 1, delivered: 1, failed: 0, dead: 0, successRate: 1 } });
+    expect(endpoints[0]).toMatchObject({ pending: 0, last24h: { received: 1, delivered: 1, dead: 0, successRate: 1, refused: 0 } });
+  });
+
+  it("rates success over settled deliveries only: a replay waiting again moves it not, and is not shown as failing", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Replays" });
+    await insert(org.organizationId, endpoint.id, "delivered", ago(600), 1);
+    await insert(org.organizationId, endpoint.id, "pending", ago(500), 1, 0); // a delivered one, replayed: waits again
+    await insert(org.organizationId, endpoint.id, "dead", ago(400), 3);
+    await insert(org.organizationId, endpoint.id, "pending", ago(300), 2); // failed twice, waits for its third attempt
+
+    const [replays] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
+    expect(replays!.last24h).toMatchObject({ received: 4, delivered: 1, dead: 1, waiting: 2, successRate: 0.5 });
+    expect(replays!.hourly.find((h) => h.hoursAgo === 0)).toEqual({ hoursAgo: 0, received: 4, delivered: 1, dead: 1, retrying: 1 });
+  });
+
+  it("counts each endpoint's refused requests of the window", async () => {
+    const org = await createOrganizationFixture();
+    const signed = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Signed" });
+    const other = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Other" });
+    await refused(org.organizationId, signed.id, ago(60));
+    await refused(org.organizationId, signed.id, ago(23 * 3600));
+    await refused(org.organizationId, signed.id, ago(25 * 3600)); // before the window
+    await refused(org.organizationId, other.id, ago(10));
+
+    const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
+    expect(Object.fromEntries(endpoints.map((e) => [e.name, e.last24h.refused]))).toEqual({ Signed: 2, Other: 1 });
   });
 });

@@ -8,9 +8,11 @@ export const metadata = { title: "Account · Webhook Inbox" };
 export default async function AccountPage() {
   await requireDashboardCtx();
   return (
-    <Card title="Account">
-      <h2 className="mb-3 text-sm font-semibold text-slate-700">Change password</h2>
-      <ChangePasswordForm action={changePasswordAction} />
-    </Card>
+    <>
+      <h1 className="text-lg font-semibold">Account</h1>
+      <Card title="Change password">
+        <ChangePasswordForm action={changePasswordAction} />
+      </Card>
+    </>
   );
 }

@@ -6,19 +6,24 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 
-export type CreateApiKeyState = FormState<{ apiKey: string }>;
+export type CreateApiKeyState = FormState<{ id: string; apiKey: string }>;
+export type RevokeApiKeyState = FormState<{ revokedId: string }>;
 
 export async function createApiKeyAction(_: CreateApiKeyState, form: FormData): Promise<CreateApiKeyState> {
   return runFormAction(async () => {
     const ctx = await requireDashboardCtx();
-    const { apiKey } = await createApiKey({ ctx, input: { name: String(form.get("name") ?? "") } });
+    const { id, apiKey } = await createApiKey({ ctx, input: { name: String(form.get("name") ?? "") } });
     revalidatePath("/api-keys");
-    return { ok: true, apiKey };
+    return { ok: true, id, apiKey };
   }, form);
 }
 
-export async function revokeApiKeyAction(form: FormData): Promise<void> {
-  const ctx = await requireDashboardCtx();
-  await revokeApiKey({ ctx, input: { id: String(form.get("id")) } });
-  revalidatePath("/api-keys");
+export async function revokeApiKeyAction(_: RevokeApiKeyState, form: FormData): Promise<RevokeApiKeyState> {
+  return runFormAction(async () => {
+    const ctx = await requireDashboardCtx();
+    const id = String(form.get("id") ?? "");
+    await revokeApiKey({ ctx, input: { id } });
+    revalidatePath("/api-keys");
+    return { ok: true, revokedId: id };
+  }, form);
 }

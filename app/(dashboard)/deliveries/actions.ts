@@ -15,9 +15,10 @@ export async function bulkDeliveriesAction(_: BulkState, form: FormData): Promis
   return runFormAction(async () => {
     const ctx = await requireDashboardCtx();
     const [kind, step] = String(form.get("intent") ?? "").split(":") as [BulkKind, string];
-    const verb = kind === "bury" ? buryDeliveries : replayDeliveries;
     const done = step === "confirm";
-    const { count } = await verb({ ctx, input: { filter: bulkFilterFromForm(form), dryRun: !done } });
+    const input = { filter: bulkFilterFromForm(form), dryRun: !done };
+    // The dashboard never buries a delivered delivery: it was handed on, there is nothing to stop.
+    const { count } = kind === "bury" ? await buryDeliveries({ ctx, input: { ...input, keepDelivered: true } }) : await replayDeliveries({ ctx, input });
     if (done) revalidatePath("/deliveries");
     return { ok: true, kind, count, done };
   }, form);

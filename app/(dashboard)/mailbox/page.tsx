@@ -11,13 +11,16 @@ export default async function MailboxPage() {
   const ctx = await requireDashboardCtx();
   const mails = await listMails({ ctx, input: { limit: 100 } });
   return (
-    <Card title="Mailbox">
-      <p className="mb-4 text-sm text-slate-600">
-        {smtpUrl()
-          ? "Mail goes out over SMTP (SMTP_URL). This is the record of what was sent or tried."
-          : "SMTP_URL is not set, so no mail leaves this server: what would have been sent is kept here."}
-      </p>
-      <MailList mails={mails} />
-    </Card>
+    <>
+      <h1 className="text-lg font-semibold">Mailbox</h1>
+      <Card>
+        <p className="mb-4 text-sm text-slate-600">
+          {smtpUrl()
+            ? "Mail goes out over SMTP (SMTP_URL). This is the record of what was sent or tried."
+            : "SMTP_URL is not set, so no mail leaves this server: what would have been sent is kept here."}
+        </p>
+        <MailList mails={mails} />
+      </Card>
+    </>
   );
 }

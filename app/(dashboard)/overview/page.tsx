@@ -22,13 +22,13 @@ export default async function OverviewPage() {
         actions={
           <div className="flex items-center gap-4">
             <AutoRefresh active={waiting} intervalMs={5000} />
-            <Link href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">New endpoint</Link>
+            <Link prefetch={false} href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">New endpoint</Link>
           </div>
         }
       >
         {overview.endpoints.length === 0 ? (
           <p className="text-sm text-slate-600">
-            No endpoints yet. <Link href="/endpoints/new" className="text-indigo-700 underline">Create one</Link> to get an ingest URL.
+            No endpoints yet. <Link prefetch={false} href="/endpoints/new" className="text-indigo-700 underline">Create one</Link> to get an ingest URL.
           </p>
         ) : (
           <EndpointOverviewTable endpoints={overview.endpoints} />

@@ -14,7 +14,8 @@ export async function deliveryAction(_: DeliveryActionState, form: FormData): Pr
     const ctx = await requireDashboardCtx();
     const id = idOrNotFound("dlv", form.get("id"), "Delivery");
     const intent = form.get("intent") === "bury" ? "bury" : "replay";
-    await (intent === "bury" ? buryDelivery : replayDelivery)({ ctx, input: { id } });
+    // The dashboard never buries a delivered delivery (see buryDelivery's keepDelivered).
+    await (intent === "bury" ? buryDelivery({ ctx, input: { id, keepDelivered: true } }) : replayDelivery({ ctx, input: { id } }));
     revalidatePath(`/deliveries/${id}`);
     return { ok: true, done: intent, at: Date.now() };
   }, form);

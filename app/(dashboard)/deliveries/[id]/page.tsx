@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AttemptsTimeline } from "@/components/deliveries/attempts-timeline";
 import { DeliveryActions } from "@/components/deliveries/delivery-actions";
 import { DeliveryBody } from "@/components/deliveries/delivery-body";
+import { RetryPlanView } from "@/components/deliveries/retry-plan";
 import { StatusBadge } from "@/components/deliveries/status-badge";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
@@ -12,6 +13,7 @@ import { RelativeTime, exactTime } from "@/components/ui/relative-time";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { getDelivery } from "@/lib/delivery/get-delivery";
 import { getDeliveryCurl } from "@/lib/delivery/get-delivery-curl";
+import { getRetryPlan } from "@/lib/delivery/get-retry-plan";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { NotFoundError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
@@ -31,10 +33,14 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
   if (!isId("dlv", id)) notFound(); // not one of our ids: no query with it
   const delivery = await getDelivery({ ctx, input: { id } }).catch(orNotFound);
   // The endpoint may be deleted while its deliveries wait for the purge: not found, not a 500.
-  const [endpoint, curl] = await Promise.all([getEndpoint({ ctx, input: { id: delivery.endpointId } }), getDeliveryCurl({ ctx, input: { id } })]).catch(orNotFound);
+  const [endpoint, curl, plan] = await Promise.all([
+    getEndpoint({ ctx, input: { id: delivery.endpointId } }),
+    getDeliveryCurl({ ctx, input: { id } }),
+    getRetryPlan({ ctx, input: { id } }),
+  ]).catch(orNotFound);
   const now = new Date();
   const facts: Array<[string, ReactNode]> = [
-    ["Endpoint", <Link key="e" href={`/endpoints/${endpoint.id}`} className="text-indigo-700 hover:underline">{endpoint.name}</Link>],
+    ["Endpoint", <Link prefetch={false} key="e" href={`/endpoints/${endpoint.id}`} className="text-indigo-700 hover:underline">{endpoint.name}</Link>],
     ["Event type", delivery.eventType ?? "none"],
     ["External id", <code key="x" className="font-mono text-xs break-all">{delivery.externalId}</code>],
     ["Received", <span key="r"><RelativeTime iso={delivery.receivedAt} now={now} /> · {exactTime(delivery.receivedAt)}</span>],
@@ -47,17 +53,18 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
-        <Link href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="text-sm text-indigo-700 underline">← {endpoint.name} deliveries</Link>
+        <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="text-sm text-indigo-700 underline">← {endpoint.name} deliveries</Link>
         <h1 className="font-mono text-base font-semibold">{delivery.id}</h1>
         <span data-testid="delivery-status"><StatusBadge status={delivery.status} /></span>
         <div className="ml-auto"><AutoRefresh active={waiting} intervalMs={2000} /></div>
       </div>
       <Card title="Summary">
-        <div className="mb-4"><DeliveryActions action={deliveryAction} id={delivery.id} status={delivery.status} /></div>
+        <div className="mb-4"><DeliveryActions action={deliveryAction} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
+        {plan ? <RetryPlanView plan={plan} now={now} /> : null}
         {delivery.lastError ? <p className="mb-3 text-sm break-words text-red-800" data-testid="delivery-last-error">Last error: {delivery.lastError}</p> : null}
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">
           {facts.map(([label, value]) => (
-            <div key={label}><dt className="text-slate-500">{label}</dt><dd>{value}</dd></div>
+            <div key={label} className="min-w-0"><dt className="text-slate-500">{label}</dt><dd className="wrap-anywhere">{value}</dd></div>
           ))}
         </dl>
       </Card>
@@ -69,7 +76,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           <thead className="text-slate-500"><tr><th scope="col" className="py-1 pr-4 font-medium">Name</th><th scope="col" className="font-medium">Value</th></tr></thead>
           <tbody className="divide-y divide-slate-100 font-mono">
             {Object.entries(delivery.headers).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => (
-              <tr key={name}><th scope="row" className="py-1 pr-4 align-top font-normal whitespace-nowrap text-slate-600">{name}</th><td className="break-all">{value}</td></tr>
+              <tr key={name}><th scope="row" className="py-1 pr-4 align-top font-normal break-all text-slate-600 md:whitespace-nowrap">{name}</th><td className="break-all">{value}</td></tr>
             ))}
           </tbody>
         </table>
@@ -79,7 +86,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           Sends the stored bytes to {endpoint.destinationUrl} with the headers the worker sends.
           {curl.signedAt ? ` Signed with the outbound secret at ${exactTime(curl.signedAt)}: a destination that checks timestamps accepts it for about 5 minutes.` : ""}
         </p>
-        <pre data-testid="curl-command" className="max-h-64 overflow-auto rounded bg-slate-100 p-3 font-mono text-xs whitespace-pre-wrap break-all">{curl.command}</pre>
+        <pre data-testid="curl-command" tabIndex={0} aria-label="cURL command" className="max-h-64 overflow-auto rounded bg-slate-100 p-3 font-mono text-xs whitespace-pre-wrap break-all">{curl.command}</pre>
       </Card>
     </>
   );

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
 import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
 import { RejectedRequestsTable } from "@/components/endpoints/rejected-requests-table";
@@ -15,6 +16,7 @@ import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { listRejectedRequests } from "@/lib/endpoints/list-rejected-requests";
 import { NotFoundError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
+import { providerName } from "@/lib/signatures/provider-names";
 import { deleteEndpointAction, setPausedAction, updateEndpointAction } from "./actions";
 import { rotateSecretAction } from "./secret-actions";
 
@@ -49,11 +51,11 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
             <div className="text-sm font-medium text-slate-700">Ingest URL</div>
             <CopyableValue value={endpoint.ingestUrl} testId="ingest-url" />
           </div>
-          <p className="text-sm"><span className="text-slate-500">Provider:</span> {endpoint.provider}</p>
+          <p className="text-sm"><span className="text-slate-500">Provider:</span> <ProviderLabel provider={endpoint.provider} /></p>
           {endpoint.provider === "none" ? <Alert tone="warning">Unsafe: this endpoint does not verify signatures; anyone who knows the URL can send to it.</Alert> : null}
           {previousValid ? <p className="text-sm text-slate-600">The previous signing secret still verifies until {utc(previousValid)}.</p> : null}
           {endpoint.provider !== "none" ? (
-            <RotateSecretForm action={rotateSecretAction} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} provider={endpoint.provider} />
+            <RotateSecretForm action={rotateSecretAction} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} />
           ) : null}
         </div>
       </Card>

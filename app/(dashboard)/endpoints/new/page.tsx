@@ -7,8 +7,11 @@ export const metadata = { title: "New endpoint · Webhook Inbox" };
 
 export default function NewEndpointPage() {
   return (
-    <Card title="New endpoint">
-      <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
-    </Card>
+    <>
+      <h1 className="text-lg font-semibold">New endpoint</h1>
+      <Card>
+        <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
+      </Card>
+    </>
   );
 }

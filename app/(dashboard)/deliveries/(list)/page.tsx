@@ -10,7 +10,7 @@ import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/de
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { DomainError } from "@/lib/errors";
-import { bulkDeliveriesAction } from "./actions";
+import { bulkDeliveriesAction } from "../actions";
 
 export const metadata = { title: "Deliveries · Webhook Inbox" };
 
@@ -47,8 +47,8 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
           <DeliveryTable deliveries={page.data} endpointNames={new Map(endpoints.map((e) => [e.id, e.name]))} now={new Date()} />
         ) : null}
         <nav aria-label="Pages" className="mt-4 flex gap-4 text-sm">
-          {query.cursor ? <Link href={deliveriesHref(query.values, { cursor: "" })} className="text-indigo-700 underline">← Newest</Link> : null}
-          {page.nextCursor ? <Link href={deliveriesHref(query.values, { cursor: page.nextCursor })} className="text-indigo-700 underline">Older →</Link> : null}
+          {query.cursor ? <Link prefetch={false} href={deliveriesHref(query.values, { cursor: "" })} className="text-indigo-700 underline">← Newest</Link> : null}
+          {page.nextCursor ? <Link prefetch={false} href={deliveriesHref(query.values, { cursor: page.nextCursor })} className="text-indigo-700 underline">Older →</Link> : null}
         </nav>
       </Card>
       {query.filter ? (
