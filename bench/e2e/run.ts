@@ -2,8 +2,9 @@
 // `npm start` runs them, 10 endpoints relaying to a local destination that answers 200 — under signed
 // ~1 KB webhooks offered at fixed rates (open loop, from a load generator process of its own:
 // bench/e2e/load.ts). Per rate: achieved ingest rate and latency, deliveries that arrived against
-// webhooks acknowledged, how long after the last send the last delivery arrived, send→destination
-// latency (the generator's send time travels in a header the relay passes on), and CPU per webhook
+// webhooks acknowledged, how long after the last send was due the last delivery arrived,
+// send→destination latency (from when the generator sent it, after any wait for one of its 256
+// sockets; the send time travels in a header the relay passes on), and CPU per webhook
 // of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
 // the same for paused endpoints, with the worker running (it parks each job) and stopped.
 // Prints its figures; asserts nothing.
@@ -193,13 +194,13 @@ function report(phases: Phase[], paused: Phase[], destination: BenchDestination)
   console.log(`(deliveries that arrived twice over the whole run: ${destination.repeats()})`);
 
   console.log("\nCPU cores in use on average over each phase (sending, then until the last delivery settled):");
-  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
+  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms; socket wait p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const p of [...phases, ...paused]) {
     const c = p.cpu;
     const cores = (x: number) => (x / c.seconds).toFixed(2);
     const ours = c.processes.web! + c.processes.worker! + p.load.cpuSeconds + c.database + c.bench;
-    console.log(`| ${p.label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${cores(p.load.cpuSeconds)} (${ms(p.load.lateness.p99)}) | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`} |`);
+    console.log(`| ${p.label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${cores(p.load.cpuSeconds)} (${ms(p.load.lateness.p99)}; ${ms(p.load.socketWait.p99)}) | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`} |`);
   }
 
   if (paused.length) {
