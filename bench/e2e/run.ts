@@ -2,8 +2,9 @@
 // `npm start` runs them, 10 endpoints relaying to a local destination that answers 200 — under signed
 // ~1 KB webhooks offered at fixed rates (open loop, from a load generator process of its own:
 // bench/e2e/load.ts). Per rate: achieved ingest rate and latency, deliveries that arrived against
-// webhooks acknowledged, how long after the last send the last delivery arrived, send→destination
-// latency (the generator's send time travels in a header the relay passes on), and CPU per webhook
+// webhooks acknowledged, how long after the last send was due the last delivery arrived,
+// send→destination latency (from when the generator sent it, after any wait for one of its 256
+// sockets; the send time travels in a header the relay passes on), and CPU per webhook
 // of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
 // the same for paused endpoints, with the worker running (it parks each job) and stopped.
 // Prints its figures; asserts nothing.
@@ -37,6 +38,7 @@ const PAUSED_RATE = Number(option("paused-rate", "500"));
 const ENDPOINTS = Number(option("endpoints", "10"));
 const ORGANIZATIONS = Math.min(ENDPOINTS, Number(option("organizations", String(ENDPOINTS))));
 const DRAIN_SECONDS = Number(option("drain-seconds", "120"));
+const IDLE_SECONDS = 10;
 if (option("port", "")) process.env.BENCH_PORT = option("port", "");
 
 /** The targets of issue #13, for the summary. */
@@ -136,6 +138,11 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
     console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed ~1 KB Standard Webhooks requests, open loop from a process of its own;`);
     console.log(`web server + worker as npm start runs them (ORG_INGEST_RATE=${orgRate}; every other setting ${settingsNote()}), PostgreSQL at ${new URL(database.url).host}, all on this ${cpus().length}-core machine`);
     await measure("warm-up", 200, 3, "delivered"); // compiles, pools, connections
+    // What the product costs with nothing to do (polling, heartbeats, sweeps): it is in every phase's
+    // CPU per webhook, the more so the fewer webhooks a phase gets through.
+    const idleMeter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const idle = await idleMeter.stop();
 
     const phases: Phase[] = [];
     for (const rate of RATES) {
@@ -153,7 +160,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       await stopWorker(product.worker);
       paused.push(await measure("paused, worker stopped", PAUSED_RATE, SECONDS, "answered"));
     }
-    report(phases, paused, destination);
+    report(phases, paused, idle, destination);
   } finally {
     await watch.end();
   }
@@ -183,7 +190,7 @@ const settingsNote = () => {
   return set.length ? `at its default except ${set.map((name) => `${name}=${process.env[name]}`).join(", ")}` : "at its default";
 };
 
-function report(phases: Phase[], paused: Phase[], destination: BenchDestination) {
+function report(phases: Phase[], paused: Phase[], idle: CpuUse, destination: BenchDestination) {
   console.log(`\n| offered /s | achieved /s | ingest p50 / p99 ms | not 200 | delivered / acknowledged | last delivery after the end | send→destination p50 / p99 ms | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |`);
   console.log("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const p of phases) {
@@ -193,14 +200,17 @@ function report(phases: Phase[], paused: Phase[], destination: BenchDestination)
   console.log(`(deliveries that arrived twice over the whole run: ${destination.repeats()})`);
 
   console.log("\nCPU cores in use on average over each phase (sending, then until the last delivery settled):");
-  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
+  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms; socket wait p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const p of [...phases, ...paused]) {
-    const c = p.cpu;
+  const cpuRow = (label: string, c: CpuUse, load?: Loaded) => {
     const cores = (x: number) => (x / c.seconds).toFixed(2);
-    const ours = c.processes.web! + c.processes.worker! + p.load.cpuSeconds + c.database + c.bench;
-    console.log(`| ${p.label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${cores(p.load.cpuSeconds)} (${ms(p.load.lateness.p99)}) | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`} |`);
-  }
+    const generator = load ? `${cores(load.cpuSeconds)} (${ms(load.lateness.p99)}; ${ms(load.socketWait.p99)})` : "—";
+    const ours = c.processes.web! + c.processes.worker! + (load?.cpuSeconds ?? 0) + c.database + c.bench;
+    const pressure = c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`;
+    console.log(`| ${label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${generator} | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${pressure} |`);
+  };
+  cpuRow("idle (nothing sent)", idle);
+  for (const p of [...phases, ...paused]) cpuRow(p.label, p.cpu, p.load);
 
   if (paused.length) {
     console.log("\nPaused endpoints (stored, not delivered):");

@@ -7,7 +7,7 @@ import type postgres from "postgres";
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /** CPU seconds (user + system) a process has used so far; 0 when it is gone. */
-export function cpuSeconds(pid: number | undefined): number {
+function cpuSeconds(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
