@@ -72,7 +72,7 @@ describe("refuses the right password after 10 wrong ones for the account, withou
 });
 
 describe("refuses a source address after 30 failed sign-ins", () => {
-  it("refuses even a right password from that address, not from another; a success does not reset it", async () => {
+  it("refuses even a right password from that address, not from another; a success does not reset it", { timeout: 120_000 }, async () => {
     const address = newAddress();
     const victims = await Promise.all(Array.from({ length: 4 }, () => createOrganizationFixture()));
     // 29 failures spread over accounts (under each account's limit of 10)…
