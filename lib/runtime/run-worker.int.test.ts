@@ -108,3 +108,35 @@ describe("the production worker entry point records a heartbeat and stops cleanl
     expect(await poolOf(worker.pid!)).toBeUndefined();
   });
 });
+
+describe("a worker that cannot record its heartbeat exits before others may count it dead", () => {
+  it("exits 1 at half the staleness threshold, and its job runs again on the next worker", { timeout: 60_000 }, async () => {
+    const sql = getSql();
+    const first = startWorker(withTestTasks);
+    const poolId = await until("the first worker's heartbeat", () => poolOf(first.pid!));
+    const jobId = await addSleepJob({ ms: 30_000, firstAttemptOnly: true });
+    await until("the job locked by the first worker", async () => (await jobRow(jobId))?.locked_by === poolId);
+
+    // The database stays up for everyone else; only this pool's heartbeat cannot be written.
+    await sql.unsafe(`
+      create function refuse_heartbeat() returns trigger language plpgsql as $$
+      begin
+        if new.pool_id = '${poolId}' then raise exception 'heartbeat refused by the test'; end if;
+        return new;
+      end $$;
+      create trigger refuse_heartbeat before insert or update on worker_heartbeats
+        for each row execute function refuse_heartbeat()`);
+    try {
+      expect(await exited(first)).toBe(1);
+      expect(first.output()).toMatch(/no heartbeat for \d+ ms: exiting/);
+      expect((await jobRow(jobId))?.locked_by).toBe(poolId); // still locked: the exit gave nothing back itself
+    } finally {
+      await sql.unsafe(`drop trigger refuse_heartbeat on worker_heartbeats; drop function refuse_heartbeat()`);
+    }
+
+    const second = startWorker(withTestTasks);
+    await until("the job run again and completed by the second worker", async () => (await jobRow(jobId)) === undefined);
+    second.kill("SIGTERM");
+    expect(await exited(second)).toBe(0);
+  });
+});

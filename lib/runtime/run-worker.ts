@@ -23,6 +23,12 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
   const localQueueSize = Math.max(positiveInteger(env.WORKER_LOCAL_QUEUE_SIZE, 200), concurrency);
   const settings = workerHealthSettings(env);
 
+  let stopping = false;
+  const exit = async (code: number, forget: boolean): Promise<never> => {
+    await vitals?.stop({ forget });
+    await closeDb().catch(() => {});
+    process.exit(code);
+  };
   // graphile-worker 0.17 locks jobs in the name of the pool (pitfall 14); the pool is created, and
   // its id known, synchronously inside run(). The first heartbeat is written as the pool starts;
   // jobs are only ever released once their lock is older than the staleness threshold.
@@ -31,7 +37,18 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
   let vitals: WorkerVitals | undefined;
   events.on("pool:create", ({ workerPool }) => {
     pool = workerPool;
-    vitals = keepWorkerAlive({ poolId: workerPool.id, settings });
+    vitals = keepWorkerAlive({
+      poolId: workerPool.id,
+      settings,
+      onHeartbeatLost: (failingForMs) => {
+        if (stopping) return;
+        stopping = true;
+        console.error(`[worker] no heartbeat for ${failingForMs} ms: exiting, so that a new worker takes over this pool's jobs once its heartbeat is stale`);
+        // Closing may wait on a database that is not there.
+        setTimeout(() => process.exit(1), 5_000);
+        void exit(1, false);
+      },
+    });
   });
 
   // The queue's SQL reads graphile-worker's private tables: only as the version it was written for lays them out.
@@ -61,13 +78,6 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     },
   });
   console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}`);
-
-  let stopping = false;
-  const exit = async (code: number, forget: boolean): Promise<never> => {
-    await vitals?.stop({ forget });
-    await closeDb().catch(() => {});
-    process.exit(code);
-  };
 
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;

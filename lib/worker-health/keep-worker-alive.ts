@@ -30,9 +30,17 @@ function repeat(intervalMs: () => number, task: () => Promise<void>) {
 
 /**
  * Starts recording `poolId`'s heartbeat (first write at once) and, every ~releaseIntervalMs, releases
- * the jobs of pools whose heartbeat went stale.
+ * the jobs of pools whose heartbeat went stale. Once the heartbeat has failed for half the staleness
+ * threshold, `onHeartbeatLost` is called (once): soon others may count this pool dead and release its jobs
+ * while it still runs them, and jobs it locked but never heard back about (a fetch whose reply was lost
+ * with the connection) stay locked by a live pool for graphile-worker's 4 hours. The worker exits on it.
  */
-export function keepWorkerAlive({ poolId, settings }: { poolId: string; settings: WorkerHealthSettings }): WorkerVitals {
+export function keepWorkerAlive({ poolId, settings, onHeartbeatLost }: {
+  poolId: string;
+  settings: WorkerHealthSettings;
+  onHeartbeatLost: (failingForMs: number) => void;
+}): WorkerVitals {
+  let lost = false;
   let failingSince: number | undefined;
   const stopHeartbeat = repeat(
     () => settings.heartbeatIntervalMs,
@@ -45,6 +53,10 @@ export function keepWorkerAlive({ poolId, settings }: { poolId: string; settings
         if (failingSince === undefined) failingSince = Date.now();
         const late = Date.now() - failingSince;
         console.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${describeErrorBriefly(error)}`);
+        if (!lost && late >= settings.staleAfterMs / 2) {
+          lost = true;
+          onHeartbeatLost(late);
+        }
       }
     },
   );
