@@ -14,6 +14,7 @@ import {
   type ParkedLook,
 } from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
+import { PARKED_HERE, PARKED_POSITION } from "./parked-position";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
 
@@ -127,7 +128,7 @@ const PARK_EARLY_THEN_LOCK = `
     where e.id in (select endpoint_id from i)
   ),
   early as (
-    update deliveries d set parked_at = now(), next_attempt_at = null, updated_at = now()
+    update deliveries d set parked_at = ${PARKED_POSITION}, next_attempt_at = null, updated_at = now()
     from i join e on e.id = i.endpoint_id
     where d.id = i.delivery_id and d.endpoint_id = i.endpoint_id and d.status = 'pending' and d.parked_at is null
       and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
@@ -170,7 +171,7 @@ const CLAIM = `
       d.attempt_count, d.updated_at
     from deliveries d join i on d.id = i.delivery_id and d.endpoint_id = i.endpoint_id
     -- Not one this transaction has just parked (PARK_EARLY_THEN_LOCK).
-    where d.parked_at is distinct from now()
+    where not ${PARKED_HERE}
     order by d.id for update of d
   ),
   ep as (
@@ -242,7 +243,7 @@ const CLAIM = `
   parked as (
     update deliveries d set
       status = 'pending', claimed_by_job = null, lease_expires_at = null,
-      parked_at = coalesce(d.parked_at, now()), next_attempt_at = null, updated_at = now()
+      parked_at = coalesce(d.parked_at, ${PARKED_POSITION}), next_attempt_at = null, updated_at = now()
     from verdict v
     where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated')
   ),
