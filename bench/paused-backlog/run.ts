@@ -64,6 +64,8 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
   const bench = postgres(database.url, { max: 1, onnotice: () => {}, connection: { application_name: BENCH_APPLICATION_NAME } });
   /** O's endpoints' ingest URLs and secrets. */
   let targets: { url: string; secret: string }[] = [];
+  /** A worker (a) started again: not the product's, so stopped here at the end. */
+  let restarted: BenchWorker | undefined;
   try {
     const [orgA, orgB, orgO] = [await createOrganizationFixture("A (floods its paused endpoint)"), await createOrganizationFixture("B (paused backlog)"), await createOrganizationFixture("O (others)")];
     const endpointOf = (org: typeof orgA, name: string, paused: boolean) =>
@@ -85,7 +87,7 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
       const rows: Array<{ round: number; running: boolean; stored: number; perSecond: number; micros: number }> = [];
       for (let round = 1; round <= FLOOD_ROUNDS; round++) {
         for (const running of [true, false]) {
-          if (running && !worker) worker = startWorker(database.url, { env: { DELIVERY_LOG: "problems" } });
+          if (running && !worker) worker = restarted = startWorker(database.url, { env: { DELIVERY_LOG: "problems" } });
           if (!running) {
             await stopWorker(worker);
             worker = undefined;
@@ -98,7 +100,7 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
           rows.push({ round, running, stored, perSecond: stored / FLOOD_SECONDS, micros: (used.database * 1e6) / Math.max(1, stored) });
         }
       }
-      worker ??= startWorker(database.url, { env: { DELIVERY_LOG: "problems" } });
+      worker ??= restarted = startWorker(database.url, { env: { DELIVERY_LOG: "problems" } });
       // What the idle worker alone costs the database: a cost per second, which weighs per request only at a given rate.
       await sleep(2_000);
       const idle = await meter();
@@ -109,6 +111,8 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
       console.log("| round | worker | stored | req/s | PostgreSQL CPU µs per request |\n| ---: | --- | ---: | ---: | ---: |");
       for (const r of rows) console.log(`| ${r.round} | ${r.running ? "running" : "stopped"} | ${r.stored} | ${r.perSecond.toFixed(0)} | ${r.micros.toFixed(0)} |`);
       const [running, stopped] = [true, false].map((w) => median(rows.filter((r) => r.running === w).map((r) => r.micros)));
+      const ratios = Array.from({ length: FLOOD_ROUNDS }, (_, i) => rows[2 * i]!.micros / rows[2 * i + 1]!.micros);
+      console.log(`running ÷ stopped by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(", ")}`);
       console.log(`medians: worker running ${running!.toFixed(0)} µs, stopped ${stopped!.toFixed(0)} µs per request: ${(running! / stopped!).toFixed(2)}× (target ≤ 1.5×); jobs for the paused endpoint: ${jobs}`);
       const lessIdle = median(rows.filter((r) => r.running).map((r) => r.micros - (idleMsPerSecond * 1000) / r.perSecond));
       console.log(`the idle worker alone: ${idleMsPerSecond.toFixed(1)} ms of PostgreSQL CPU per s; worker running less that: ${lessIdle.toFixed(0)} µs per request, ${(lessIdle / stopped!).toFixed(2)}× stopped`);
@@ -172,6 +176,7 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
     console.log(`O meanwhile: delivered/s ${before.deliveredPerSecond.toFixed(0)} → ${during.deliveredPerSecond.toFixed(0)}, p99 ${before.p99.toFixed(1)} → ${during.p99.toFixed(1)} ms, PostgreSQL CPU µs per O webhook ${before.databaseMicros.toFixed(0)} → ${during.databaseMicros.toFixed(0)} (B's deliveries included)`);
     console.log(`\nload average at the end: ${load()} (other sessions' work included)`);
   } finally {
+    await stopWorker(restarted);
     await bench.end();
   }
 
