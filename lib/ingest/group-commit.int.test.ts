@@ -154,7 +154,7 @@ describe("a batch shared by a paused endpoint and an active one", () => {
       else expect(row).toMatchObject({ jobs: 1, parked_at: null });
     }
     // Parked in the batch's order: they leave in parked_at order when the endpoint resumes.
-    const parkedOrder = stored.filter((row) => row.parked_at).sort((x, y) => x.parked_at - y.parked_at || 0).map((row) => row.id);
-    expect(parkedOrder).toEqual(rows.filter((d) => d.endpointId === endpointP.id).map((d) => d.id));
+    const parkedOrder = await getSql()`select id from deliveries where endpoint_id = ${endpointP.id} and parked_at is not null order by parked_at, id`;
+    expect(parkedOrder.map((row) => row.id)).toEqual(rows.filter((d) => d.endpointId === endpointP.id).map((d) => d.id));
   });
 });
