@@ -10,7 +10,7 @@ import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
-import type { ClaimedAttempt } from "@/lib/delivery/engine/claim-delivery";
+import type { ClaimedAttempt } from "@/lib/delivery/engine/claimed-attempt";
 import { finishAttempt } from "@/lib/delivery/engine/finish-attempt";
 import { deliverySettings } from "@/lib/delivery/engine/settings";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";

@@ -6,7 +6,8 @@
 // send→destination latency (from when the generator sent it, after any wait for one of its 256
 // sockets; the send time travels in a header the relay passes on), and CPU per webhook
 // of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
-// the same for paused endpoints, with the worker running (it parks each job) and stopped.
+// the same for paused endpoints, with the worker running and stopped (ingest gives a paused
+// endpoint's deliveries no job; one queued before the pause is parked by its claim).
 // Prints its figures; asserts nothing.
 //   npm run bench:e2e [-- --rates 500,1000 --seconds 10]
 //   options (or env): --rates (BENCH_RATES, default 500,1000,1500,2000 webhooks/s), --seconds (BENCH_SECONDS, 20 per rate),

@@ -42,7 +42,7 @@ export async function selectionChunks(ctx: Ctx, where: SQL): Promise<string[][]>
 
 /**
  * Locks a chunk's rows in id order before it is changed. The worker's batched claims and finishes
- * lock the rows they move in id order too (lib/delivery/engine/claim-delivery.ts, finish-attempt.ts), so a bulk
+ * lock the rows they move in id order too (lib/delivery/engine/claim-statements.ts, finish-attempt.ts), so a bulk
  * action and a batch that share rows wait for each other instead of deadlocking.
  */
 export async function lockChunk(db: DbOrTx, organizationId: string, ids: string[]): Promise<void> {

@@ -50,6 +50,8 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
     return updated;
   });
   forgetEndpoint(current.id);
-  if (current.paused && row!.paused === false) await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
+  // After the commit (see resumeEndpointDeliveries). On every unpause asked for, not only when the row
+  // read before the update was paused: a pause committed in between would leave the backlog asleep.
+  if (changes.paused === false && row!.paused === false) await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
   return presentEndpoint(row!);
 }

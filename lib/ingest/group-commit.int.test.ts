@@ -129,3 +129,32 @@ describe("big bodies", () => {
     expect(new Set(rows.filter((r) => !bigIds.has(r.id)).map((r) => r.at)).size).toBeLessThan(small.length);
   });
 });
+
+describe("a batch shared by a paused endpoint and an active one", () => {
+  it("stores the paused endpoint's rows parked in order of arrival, with no job, and gives the others theirs", async () => {
+    const org = await createOrganizationFixture("Org P");
+    const paused = await createEndpoint({ ctx: org.ctx, input: { name: "P", provider: "none", destinationUrl: "http://127.0.0.1:9/", paused: true } });
+    const endpointP = { id: paused.id, organizationId: org.organizationId };
+    const c = committer();
+    const plug = settle(c.store(delivery(endpointB))); // goes alone; the rest wait and go as one batch
+    const rows = Array.from({ length: 30 }, (_, i) => delivery(i % 2 === 0 ? endpointP : endpointA));
+    const outcomes = await Promise.all(rows.map((d) => settle(c.store(d))));
+    expect((await plug).status).toBe("stored");
+    expect(outcomes.every((o) => o.status === "stored")).toBe(true);
+
+    const stored = await getSql()`
+      select d.id, d.endpoint_id, d.parked_at, d.received_at::text as at,
+        (select count(*)::int from graphile_worker._private_jobs j where j.payload->>'deliveryId' = d.id) as jobs
+      from deliveries d where d.id = any(${rows.map((d) => d.id)})`;
+    const byId = new Map(stored.map((row) => [row.id as string, row]));
+    expect(new Set(stored.map((row) => row.at)).size).toBe(1); // one statement
+    for (const d of rows) {
+      const row = byId.get(d.id)!;
+      if (d.endpointId === endpointP.id) expect(row).toMatchObject({ jobs: 0, parked_at: expect.any(Date) });
+      else expect(row).toMatchObject({ jobs: 1, parked_at: null });
+    }
+    // Parked in the batch's order: they leave in parked_at order when the endpoint resumes.
+    const parkedOrder = await getSql()`select id from deliveries where endpoint_id = ${endpointP.id} and parked_at is not null order by parked_at, id`;
+    expect(parkedOrder.map((row) => row.id)).toEqual(rows.filter((d) => d.endpointId === endpointP.id).map((d) => d.id));
+  });
+});

@@ -1,5 +1,6 @@
 // Group commit: deliveries that arrive together are stored by ONE statement — insert the rows,
-// add their jobs with one add_jobs call — and each request is answered only after it commits.
+// add their jobs with one add_jobs call (none for a paused endpoint's rows: they are stored parked)
+// — and each request is answered only after it commits.
 // Every add_job NOTIFYs and Postgres serialises notifying commits on one lock (STACK-NOTES #5), so
 // one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
 // round trip, which matters because the web server's event loop is busy with HTTP.
@@ -53,22 +54,36 @@ export interface GroupCommitOptions {
 const CONNECT_ALLOWANCE_MS = 1_000;
 
 const STORE = `
-  with inserted as (
-    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip)
+  -- The batch's paused endpoints ($2: its endpoint ids). Their deliveries are stored parked (pending,
+  -- no job: nothing runs for them until a resume wakes them, oldest parked first). Locked FOR SHARE,
+  -- which waits for an uncommitted change of the row and then reads its newest version: a resume
+  -- that commits first is seen here, and one that commits later waited for this statement, so its
+  -- wake-up sees these rows parked. Active endpoints are not locked (only rows that pass the filter are).
+  with held as materialized (
+    select e.id from endpoints e
+    where e.id in (select json_array_elements_text($2::text::json)) and e.paused
+    order by e.id for share
+  ),
+  inserted as (
+    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip, parked_at)
     select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'),
-           i.size_bytes, i.source_ip
+           i.size_bytes, i.source_ip,
+           -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
+           case when i.endpoint_id in (select id from held) then clock_timestamp() end
     from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
          event_type text, headers jsonb, body text, size_bytes int, source_ip text)
     where exists (select 1 from endpoints e where e.id = i.endpoint_id)
     on conflict (endpoint_id, external_id) do nothing
-    returning id, endpoint_id
+    returning id, endpoint_id, parked_at
   ), enqueued as (
-    -- Each inserted delivery's job. Unkeyed: a delivery just inserted has no job a key could
-    -- replace, and add_jobs skips its key work (the key index, the conflict check, the look for
-    -- running jobs with the key). A bury before the first attempt leaves this job to find its
+    -- Each inserted delivery's job, unless it is parked. Unkeyed: a delivery just inserted has no job
+    -- a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
+    -- look for running jobs with the key). A bury before the first attempt leaves this job to find its
     -- delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim
-    -- lets only one attempt happen.
-    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted`)} as jobs
+    -- lets only one attempt happen. Not called without a job to add: add_jobs NOTIFYs even for none,
+    -- and notifying commits queue on one lock (STACK-NOTES 5).
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null`)} as jobs
+    where exists (select 1 from inserted where inserted.parked_at is null)
   )
   select inserted.id from inserted, (select count(*) from enqueued) as forced`;
 
@@ -197,7 +212,7 @@ export class GroupCommitter {
     batch.forEach((waiting) => waiting.reject(answer));
   }
 
-  /** One statement: the rows and their jobs, committed together. Resolves with the ids it inserted. */
+  /** One statement: the rows and their jobs (a paused endpoint's rows parked, without one), committed together. Resolves with the ids it inserted. */
   private async insert(batch: Waiting[]): Promise<Set<string>> {
     const deadline = Math.min(...batch.map((w) => w.deadline));
     // Send only if the statement is sure to end (commit or be cut off) before anyone is answered 503.
@@ -210,7 +225,8 @@ export class GroupCommitter {
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows)], { prepare: true });
+    const endpointIds = JSON.stringify([...new Set(batch.map((w) => w.delivery.endpointId))]);
+    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), endpointIds], { prepare: true });
     return new Set(result.map((r) => r.id as string));
   }
 

@@ -86,13 +86,17 @@ describe("ingest of a signed request", () => {
     secret = newSecret!;
   });
 
-  it("stores for a paused endpoint exactly as for an active one", async () => {
+  it("stores for a paused endpoint exactly as for an active one, parked and without a job", async () => {
     const paused = await createEndpoint({ ctx: org.ctx, input: { name: "P", provider: "standard-webhooks", destinationUrl: "http://127.0.0.1:9/", paused: true } });
     const body = "{}";
     const headers = signed(body, { id: "msg_paused", secret: paused.secret });
     const res = await post(paused.id, body, headers);
     expect(res.status).toBe(200);
-    expect(await jobsFor(res.body.id)).toHaveLength(1);
+    expect(res.body).toEqual({ id: expect.stringMatching(/^dlv_/), duplicate: false });
+    const [row] = await getSql()`select status, parked_at from deliveries where id = ${res.body.id}`;
+    expect(row).toMatchObject({ status: "pending", parked_at: expect.any(Date) });
+    expect(await jobsFor(res.body.id)).toHaveLength(0);
+    expect((await post(paused.id, body, headers)).body).toEqual({ id: res.body.id, duplicate: true });
   });
 });
 

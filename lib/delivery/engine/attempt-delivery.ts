@@ -6,7 +6,8 @@
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import { claimDelivery, claimLeftByJob, type ClaimedAttempt, type ClaimRefusal, type ClaimResult } from "./claim-delivery";
+import { claimDelivery, claimLeftByJob } from "./claim-delivery";
+import type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attempt";
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
 import { handOnLooked } from "./hand-on-slots";

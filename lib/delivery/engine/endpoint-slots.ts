@@ -144,7 +144,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
  * a plain index scan rather than an index-only one: a plain scan marks the entries of deliveries
  * unparked since as dead, so the drained head of the index does not fill with entries to re-check.
  */
-function anyParked(endpointId: string | SQL): SQL {
+export function anyParked(endpointId: string | SQL): SQL {
   return sql`(select p.id from deliveries p
     where p.endpoint_id = ${endpointId} and p.parked_at is not null and p.claimed_by_job is null
     order by p.parked_at, p.id limit 1) is not null`;

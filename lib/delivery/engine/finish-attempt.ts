@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { claimedReturning, claimedState, claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claim-delivery";
+import { claimedReturning, claimedState, claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { handOnLooked } from "./hand-on-slots";

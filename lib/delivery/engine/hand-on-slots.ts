@@ -3,7 +3,8 @@
 // and the other free slots wake parked deliveries as jobs of their own. Called after a claim or a
 // finish has committed, when its look (endpoint-slots.ts) saw both.
 import type postgres from "postgres";
-import { claimResults, claimStatements, type ClaimResult, type ClaimRow } from "./claim-delivery";
+import { claimResults, claimStatements } from "./claim-statements";
+import type { ClaimResult, ClaimRow } from "./claimed-attempt";
 import { lockEndpointSlots, rawRunner, wakeParkedDeliveries, type ParkedLook } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";

@@ -116,4 +116,17 @@ describe("re-queues a pending delivery whose job can no longer run (issue #13 ra
 
     expect((await rescueDeliveries()).orphaned).toBe(0); // found once
   });
+
+  it("leaves a paused endpoint's deliveries alone until it resumes", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const jobless = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    await getSql()`update deliveries set updated_at = now() - interval '10 minutes' where id = ${jobless}`;
+    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    expect((await rescueDeliveries()).orphaned).toBe(0);
+    expect(await runnableJobs(jobless)).toBe(0);
+
+    await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
+    expect((await rescueDeliveries()).orphaned).toBe(1);
+    expect(await runnableJobs(jobless)).toBe(1);
+  });
 });

@@ -5,11 +5,12 @@
 // and its wake-up); a pending delivery has no job that can still run (graphile-worker spent the job's
 // own attempts through hours of database trouble, or the job was removed). Each is put right.
 // Normally it finds nothing.
+import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { hasRunnableJobSql } from "@/lib/queue/queue-tables";
-import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
+import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
 
@@ -81,13 +82,24 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   }
 
   // Pending, not parked, due a while ago, and no job for it that graphile-worker would still run. The
-  // job table is read once per sweep (a hash anti-join on the payload's delivery id).
+  // job table is read once per sweep (a hash anti-join on the payload's delivery id). Candidates are
+  // read endpoint by endpoint from the open-deliveries index, active endpoints only: a paused
+  // endpoint's backlog is never read (it is parked, and nothing is attempted for it until a resume;
+  // one of its deliveries that lost its job is found after the resume), and the planner cannot walk
+  // the whole table in id order hoping for matches.
   const orphaned = await sql.begin(async (tx) => {
     const rows = await tx<{ id: string; endpoint_id: string }[]>`
       with orphan as (
         select d.id from deliveries d
-        where d.status = 'pending' and d.parked_at is null
-          and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
+        where d.id in (
+            select o.id from endpoints e cross join lateral (
+              select o.id from deliveries o
+              where o.endpoint_id = e.id and o.status = 'pending' and o.parked_at is null
+                and coalesce(o.next_attempt_at, o.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
+              -- offset 0: probed per endpoint; flattened, it became one scan of every open delivery
+              offset 0) o
+            where not e.paused)
+          and d.status = 'pending' and d.parked_at is null
           and not ${tx.unsafe(hasRunnableJobSql("d.id"))}
         order by d.id
         limit ${ORPHAN_BATCH}
@@ -100,8 +112,11 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   });
   for (const row of orphaned) logDelivery(row.id, "pending without a job that can run; queued again", "problem");
 
+  // Active endpoints with something parked, one probe of the parked index each: a paused endpoint's
+  // backlog is not read.
   let woken = 0;
-  const parked = await sql<{ endpoint_id: string }[]>`select distinct endpoint_id from deliveries where parked_at is not null`;
+  const parked = (await rawRunner(sql)(drizzleSql`
+    select e.id as endpoint_id from endpoints e where not e.paused and ${anyParked(drizzleSql`e.id`)}`)) as { endpoint_id: string }[];
   for (const { endpoint_id: endpointId } of parked) {
     const ids = await sql.begin(async (tx) => {
       const run = rawRunner(tx);

@@ -1,0 +1,95 @@
+// What a claim makes of a delivery and hands back to its job: the claimed state's columns, the row a
+// claim returns, and what that row means. Shared by the claim statement (claim-statements.ts) and a
+// chain's claim in the finish statement (finish-attempt.ts), so both claim alike.
+import type { DeliverTrigger } from "@/lib/queue/enqueue";
+
+/** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked. */
+export type ClaimRefusal = "missing" | "settled" | "in_flight" | "not_due" | "paused" | "saturated";
+
+export interface ClaimedAttempt {
+  deliveryId: string;
+  organizationId: string;
+  endpointId: string;
+  /** When the attempt began (the database's clock); its attempts row is written when it ends. */
+  startedAt: Date;
+  /** 1-based, over the delivery's whole life (x-inbox-attempt). */
+  attemptNumber: number;
+  /** Attempts since the last replay, this one included; maxAttempts counts these. */
+  seriesNumber: number;
+  trigger: DeliverTrigger;
+  headers: Record<string, string>;
+  body: Buffer;
+  destinationUrl: string;
+  timeoutMs: number;
+  maxAttempts: number;
+  retryBaseSeconds: number;
+  outboundSecretEncrypted: string | null;
+  /** This job's earlier run died mid-attempt (or another's claim lapsed); that attempt was marked interrupted. */
+  tookOver: boolean;
+}
+
+export type ClaimResult = { verdict: "claimed"; attempt: ClaimedAttempt } | { verdict: ClaimRefusal };
+
+/** A claim's row, from the claim statement or a chain's claim in the finish statement (finish-attempt.ts). */
+export interface ClaimRow {
+  verdict: ClaimRefusal | "claim";
+  took_over: boolean;
+  delivery_id: string;
+  organization_id: string | null;
+  started_at: Date | null;
+  attempt_count: number | null;
+  auto_attempt_count: number | null;
+  trigger: DeliverTrigger | null;
+  headers: Record<string, string> | null;
+  body: Buffer | null;
+  destination_url: string;
+  timeout_ms: number;
+  max_attempts: number;
+  retry_base_seconds: number;
+  outbound_secret_encrypted: string | null;
+}
+
+/**
+ * What claiming a delivery (d) for a job writes, in the claim statement and in a chain's claim in
+ * the finish statement (finish-attempt.ts). `ep` is the delivery's endpoint.
+ */
+export function claimedState(jobId: string, leaseMarginSeconds: string): string {
+  return `status = 'delivering', claimed_by_job = ${jobId},
+    lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + ${leaseMarginSeconds}),
+    attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
+    parked_at = null, next_attempt_at = null, updated_at = now()`;
+}
+
+/** What a claim hands back (ClaimRow's delivery columns). `replayJob`: SQL, true when the claiming job is a replay's. */
+export function claimedReturning(replayJob: string): string {
+  return `d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+    -- The first attempt after a replay is the replay's, whichever job makes it.
+    case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or ${replayJob}) then 'replay' else 'auto' end as trigger,
+    clock_timestamp() as started_at`;
+}
+
+/** What a claim statement's row means. */
+export function claimResult(row: ClaimRow | undefined, endpointId: string): ClaimResult {
+  if (!row) return { verdict: "missing" };
+  if (row.verdict !== "claim") return { verdict: row.verdict };
+  return {
+    verdict: "claimed",
+    attempt: {
+      deliveryId: row.delivery_id,
+      organizationId: row.organization_id!,
+      endpointId,
+      startedAt: row.started_at!,
+      attemptNumber: row.attempt_count!,
+      seriesNumber: row.auto_attempt_count!,
+      trigger: row.trigger!,
+      headers: row.headers ?? {},
+      body: row.body ?? Buffer.alloc(0),
+      destinationUrl: row.destination_url,
+      timeoutMs: row.timeout_ms,
+      maxAttempts: row.max_attempts,
+      retryBaseSeconds: row.retry_base_seconds,
+      outboundSecretEncrypted: row.outbound_secret_encrypted,
+      tookOver: row.took_over,
+    },
+  };
+}
