@@ -9,11 +9,11 @@
 //   npm run bench:neighbours     (BENCH_SECONDS=10 per phase, BENCH_ROUNDS=3, BENCH_B_RATE=100, FLOOD_CONNECTIONS=50,
 //                                 FLOOD_RATE=n: A sends n req/s instead of full speed; BENCH_A_PAUSED=1: A's endpoint paused,
 //                                 BENCH_LOG_SLOW_MS=n: log this database's slow statements and lock waits)
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { getSql } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
+import { flood, type Flood } from "../support/flood";
 import { CpuMeter, type CpuUse } from "../support/cpu";
 import { openLoop, type OpenLoopResult } from "../support/open-loop";
 import { untilDelivered } from "../support/product";
@@ -28,7 +28,6 @@ const CONNECTIONS = Number(process.env.FLOOD_CONNECTIONS ?? 50);
 const SETTLE_SECONDS = 2;
 
 type Phase = OpenLoopResult & { name: string };
-interface Flood { requests: number; perSecond: number; errors: number; timeouts: number; statusCodes: Record<string, { count: number }>; p50: number; p99: number; cpuSeconds: number }
 
 /** B's steady sender: B_RATE signed requests a second on a fixed schedule (open loop: a slow answer does not delay the next send). */
 async function sendSteadily(url: string, secret: string, seconds: number, name: string): Promise<Phase> {
@@ -36,17 +35,6 @@ async function sendSteadily(url: string, secret: string, seconds: number, name: 
   return { ...result, name };
 }
 
-function flood(url: string, secret: string, seconds: number): Promise<Flood> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/neighbours/flood.ts"], {
-      env: { ...process.env, FLOOD_URL: url, FLOOD_SECRET: secret, FLOOD_SECONDS: String(seconds), FLOOD_CONNECTIONS: String(CONNECTIONS) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout!.on("data", (chunk) => (out += chunk));
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!)) : reject(new Error(`flood exited with ${code}`))));
-  });
-}
 
 const pressure = (share: number | null) => (share === null ? "unknown" : `${(share * 100).toFixed(0)} %`);
 const describeFailures = (failures: Record<string, number>) => Object.entries(failures).map(([why, n]) => `${n}× ${why}`).join(", ") || "none";
@@ -79,7 +67,7 @@ runBench("inbox_bench_neighbours", async ({ database, destination, startProduct 
     const idle = await sendSteadily(bUrl, b.secret!, SECONDS, "A idle");
     const idleCpu = await meter.stop();
     await untilDelivered(getSql());
-    const flooding = flood(aUrl, a.secret!, SECONDS + SETTLE_SECONDS + 1);
+    const flooding = flood(aUrl, a.secret!, SECONDS + SETTLE_SECONDS + 1, CONNECTIONS);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the flood's process starts and connects
     await meter.start();
     const busy = await sendSteadily(bUrl, b.secret!, SECONDS, "A flooding");

@@ -17,11 +17,11 @@
 //     BENCH_ROUNDS (1) rounds of (b), BENCH_SECONDS (30) per phase of (b), BENCH_OTHER_RATE (100 req/s),
 //     BENCH_BACKLOG (100000), BENCH_DRAIN_SECONDS (30), BENCH_ALIGN (1; 0: no wait for a minute boundary),
 //     BENCH_SKIP_FLOOD (0; 1 leaves out (a)), BENCH_PORT (free ports)
-import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
+import { flood } from "../support/flood";
 import { BENCH_APPLICATION_NAME, CpuMeter } from "../support/cpu";
 import type { BenchDestination } from "../support/destination";
 import { openLoop } from "../support/open-loop";
@@ -44,18 +44,6 @@ const BACKLOG_ID_PREFIX = "dlv_backlog";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
 
-interface Flood { requests: number; perSecond: number; statusCodes: Record<string, { count: number }> }
-function flood(url: string, secret: string, seconds: number): Promise<Flood> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/neighbours/flood.ts"], {
-      env: { ...process.env, FLOOD_URL: url, FLOOD_SECRET: secret, FLOOD_SECONDS: String(seconds), FLOOD_CONNECTIONS: String(CONNECTIONS) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout!.on("data", (chunk) => (out += chunk));
-    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").at(-1)!) as Flood) : reject(new Error(`flood exited with ${code}`))));
-  });
-}
 
 interface Phase { name: string; webhooks: number; failed: number; deliveredPerSecond: number; p50: number; p99: number; lagSeconds: number; databaseMicros: number }
 
@@ -94,7 +82,7 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
           }
           await sleep(2_000); // the worker's start-up (or shutdown) is not counted
           const cpu = await meter();
-          const result = await flood(`${product.web.url}/in/${flooded.id}`, flooded.secret!, FLOOD_SECONDS);
+          const result = await flood(`${product.web.url}/in/${flooded.id}`, flooded.secret!, FLOOD_SECONDS, CONNECTIONS);
           const used = await cpu.stop();
           const stored = result.statusCodes["200"]?.count ?? 0;
           rows.push({ round, running, stored, perSecond: stored / FLOOD_SECONDS, micros: (used.database * 1e6) / Math.max(1, stored) });
