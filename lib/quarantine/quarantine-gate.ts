@@ -1,5 +1,6 @@
 // Which refused requests the quarantine keeps, decided in memory before any work: a token bucket per
-// source address per endpoint, one per endpoint, and a cap on writes in flight per process. What is
+// source address per endpoint, one of requests and one of bytes per endpoint, and a cap on writes in
+// flight per process. What is
 // turned away is only counted, and the count rides along with the endpoint's next kept request
 // (quarantine_heads.not_kept), so an unsigned flood costs a map lookup per request and no statement.
 import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
@@ -10,6 +11,7 @@ const MAX_TALLIES = 10_000;
 export class QuarantineGate {
   private readonly bySource: IngestRateLimiter;
   private readonly byEndpoint: IngestRateLimiter;
+  private readonly bytes = new Map<string, { tokens: number; at: number }>();
   private readonly notKept = new Map<string, number>();
   private inFlight = 0;
 
@@ -24,7 +26,8 @@ export class QuarantineGate {
       this.inFlight < this.settings.writeConcurrency &&
       sizeBytes <= this.settings.maxBytes &&
       this.bySource.take(`${endpointId} ${sourceIp ?? "unknown"}`) === 0 &&
-      this.byEndpoint.take(endpointId) === 0;
+      this.byEndpoint.take(endpointId) === 0 &&
+      this.takeBytes(endpointId, sizeBytes);
     if (!admitted) {
       this.count(endpointId, 1);
       return null;
@@ -40,6 +43,17 @@ export class QuarantineGate {
         released = true;
       },
     };
+  }
+
+  /** A bucket of body bytes per endpoint: endpointByteRate a second, holding up to maxBytes. */
+  private takeBytes(endpointId: string, sizeBytes: number, now = performance.now()): boolean {
+    const { endpointByteRate, maxBytes } = this.settings;
+    const bucket = this.bytes.get(endpointId);
+    if (!bucket && this.bytes.size >= MAX_TALLIES) this.bytes.clear(); // bounded; a forgotten endpoint starts full
+    const tokens = bucket ? Math.min(maxBytes, bucket.tokens + ((now - bucket.at) / 1000) * endpointByteRate) : maxBytes;
+    const allowed = tokens >= sizeBytes;
+    this.bytes.set(endpointId, { tokens: allowed ? tokens - sizeBytes : tokens, at: now });
+    return allowed;
   }
 
   /** Counts requests not kept; given back when a write carrying them failed. */

@@ -13,6 +13,8 @@ export interface QuarantineSettings {
   /** Requests kept per second per endpoint, whatever their sources (many addresses, one flood). */
   endpointRate: number;
   endpointBurst: number;
+  /** Body bytes kept per second per endpoint after a burst of maxBytes: big bodies cannot make a small rate costly. */
+  endpointByteRate: number;
   /** Quarantine writes in flight at once per web process; past it a refused request is only counted. */
   writeConcurrency: number;
   /** Days a quarantined request is kept (less when its organization's retention is shorter). */
@@ -27,6 +29,7 @@ export function quarantineSettings(env: NodeJS.ProcessEnv = process.env): Quaran
     sourceBurst: positiveNumberEnv(env.QUARANTINE_SOURCE_BURST, 20),
     endpointRate: positiveNumberEnv(env.QUARANTINE_ENDPOINT_RATE, 10),
     endpointBurst: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BURST, 100),
+    endpointByteRate: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BYTE_RATE, 262_144),
     writeConcurrency: positiveIntegerEnv(env.QUARANTINE_WRITE_CONCURRENCY, 2),
     days: positiveIntegerEnv(env.QUARANTINE_DAYS, 7),
   };
