@@ -90,7 +90,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
             {` ${quarantined.kept.toLocaleString("en")} kept`}
             {quarantined.notKept > 0 ? `; ${quarantined.notKept.toLocaleString("en")} more were counted but not kept (over the rate per source address).` : "."}
           </p>
-          {quarantined.kept > 0 ? <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div> : null}
+          <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div>
           <QuarantineTable requests={quarantine.data} now={new Date()} />
         </Card>
       ) : null}
