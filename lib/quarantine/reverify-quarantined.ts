@@ -63,7 +63,7 @@ export async function reverifyQuarantined({ ctx, input }: { ctx: Ctx; input: { e
         return outcome ? [{ row, outcome }] : [];
       });
       if (input.dryRun || verified.length === 0) return { rows, verified: verified.filter((v) => v.outcome !== "handshake").length, inserted: [] as string[] };
-      const admitted: Admitted[] = verified.flatMap(({ row, outcome }) => (outcome === "handshake" ? [] : [{ ...outcome, seq: row.seq, sizeBytes: Buffer.from(outcome.body, "base64").length }]));
+      const admitted: Admitted[] = verified.flatMap(({ row, outcome }) => (outcome === "handshake" ? [] : [{ ...outcome, seq: row.seq }]));
       const inserted = await admit(tx.db, ctx.organizationId, endpoint.id, admitted, verified.map((v) => v.row.seq));
       return { rows, verified: admitted.length, inserted };
     });
@@ -86,7 +86,7 @@ function verifierFor(endpoint: EndpointRow) {
   const previous = endpoint.previousSecretEncrypted ? decryptSecret(endpoint.previousSecretEncrypted) : null;
   const previousUntil = endpoint.previousSecretValidUntil?.getTime() ?? 0;
   const settings = readProviderSettings(endpoint.provider, endpoint.genericHmac);
-  return (row: Row): Omit<Admitted, "seq" | "sizeBytes"> | "handshake" | null => {
+  return (row: Row): Omit<Admitted, "seq"> | "handshake" | null => {
     let request: QuarantinedRequestContent;
     try {
       request = openRequest(row.sealed);
@@ -109,6 +109,7 @@ function verifierFor(endpoint: EndpointRow) {
         eventType: storableEventType(verified.eventType),
         headers: request.headers,
         body: request.body.toString("base64"),
+        sizeBytes: request.body.length,
         sourceIp: row.sourceIp,
         receivedAt: row.receivedAt.toISOString(),
       };
