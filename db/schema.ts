@@ -274,3 +274,4 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
 
 export * from "./schema/alerts";
 export * from "./schema/auth";
+export * from "./schema/quarantine";

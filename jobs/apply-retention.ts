@@ -1,5 +1,6 @@
 // apply-retention: every minute (jobs/crontab.ts), removes settled deliveries (with their attempts),
-// finished mails, resolved incidents and refused requests older than their organization's retention
+// finished mails, resolved incidents and refused requests older than their organization's retention, and
+// quarantined requests older than 7 days (or that retention, if shorter)
 // (lib/retention/apply-retention.ts). A run is bounded (RETENTION_RUN_SECONDS, RETENTION_ROWS_PER_RUN);
 // what it leaves, the next minute's run takes.
 import type { Task } from "graphile-worker";
@@ -12,7 +13,7 @@ export const applyRetentionTask: Task = async (_payload, helpers) => {
   if (!ran || total === 0) return;
   console.log(
     `[apply-retention] ${organizations} organization(s): ${deleted.deliveries} deliveries (with their attempts), ${deleted.mails} mails, ` +
-      `${deleted.incidents} resolved incidents, ${deleted.refusedRequests} refused requests removed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+      `${deleted.incidents} resolved incidents, ${deleted.refusedRequests} refused requests, ${deleted.quarantinedRequests} quarantined requests removed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
       (finished ? "" : "; more next run"),
   );
 };

@@ -5,6 +5,7 @@ import { checkAlertsTask } from "./check-alerts";
 import { deliverTask } from "./deliver";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
+import { reverifyQuarantineTask } from "./reverify-quarantine";
 import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
 
@@ -14,6 +15,7 @@ export const taskList: TaskList = {
   deliver: deliverTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
+  "reverify-quarantine": reverifyQuarantineTask,
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
   "send-mail": sendMailTask,
 };

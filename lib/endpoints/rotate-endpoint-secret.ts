@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { endpoints } from "@/db/schema";
-import type { Ctx } from "@/lib/context";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
+import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
+import { enqueue } from "@/lib/queue/enqueue";
 import type { Provider } from "@/lib/signatures/types";
 import { parseInput } from "@/lib/validation";
 import { resolveSecret } from "./endpoint-secrets";
@@ -16,22 +18,29 @@ export const RotateSecretInput = z.strictObject({
   gracePeriodSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400),
 });
 
-/** New secret verifies at once; the previous one keeps verifying until previousSecretValidUntil. */
+/**
+ * New secret verifies at once; the previous one keeps verifying until previousSecretValidUntil. The
+ * endpoint's quarantine is re-verified by a job queued with the change (jobs/reverify-quarantine.ts).
+ */
 export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { id: string; body: unknown } }) {
   const { secret: given, gracePeriodSeconds } = parseInput(RotateSecretInput, input.body ?? {});
   const current = await getEndpointRowOrThrow({ ctx, input });
   if (current.provider === "none") throw new ValidationError("An endpoint with provider none has no secret to rotate.");
   const { secret, generated } = resolveSecret(current.provider as Provider, given);
   const previousSecretValidUntil = new Date(Date.now() + gracePeriodSeconds * 1000);
-  await ctx.db
-    .update(endpoints)
-    .set({
-      secretEncrypted: encryptSecret(secret!),
-      previousSecretEncrypted: current.secretEncrypted,
-      previousSecretValidUntil: current.secretEncrypted ? previousSecretValidUntil : null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
+      .update(endpoints)
+      .set({
+        secretEncrypted: encryptSecret(secret!),
+        previousSecretEncrypted: current.secretEncrypted,
+        previousSecretValidUntil: current.secretEncrypted ? previousSecretValidUntil : null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
+    // With the new secret: quarantined requests signed with it are admitted (lib/quarantine).
+    await enqueue(tx.db, [reverifyJobSpec({ organizationId: ctx.organizationId, endpointId: current.id })]);
+  });
   forgetEndpoint(current.id);
   return { ...(generated ? { secret: secret! } : {}), previousSecretValidUntil: previousSecretValidUntil.toISOString() };
 }

@@ -6,6 +6,8 @@ import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
 import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
+import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
+import { enqueue } from "@/lib/queue/enqueue";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { secretProblem } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures/types";
@@ -47,6 +49,10 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
       .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)))
       .returning();
     if (changes.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: changes.alertEmail } });
+    // A new secret or scheme may verify what was refused: re-verify the quarantine (lib/quarantine).
+    if (provider !== "none" && (secret || provider !== current.provider || changes.genericHmac !== undefined)) {
+      await enqueue(ctx.db, [reverifyJobSpec({ organizationId: ctx.organizationId, endpointId: current.id })]);
+    }
     return updated;
   });
   forgetEndpoint(current.id);

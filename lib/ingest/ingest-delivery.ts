@@ -1,6 +1,6 @@
 // POST /in/:endpointId, step by step: find the endpoint → its organization's rate (429) → read the raw
 // body (bounded: 413; counted against the organization's share of the body budget: 429) → verify the
-// signature over those exact bytes → check the event id (400) → store + enqueue in one transaction
+// signature over those exact bytes (401; kept in the endpoint's quarantine, lib/quarantine) → check the event id (400) → store + enqueue in one transaction
 // (group commit) → answer. Nothing is stored before verification; the 200 goes out only after the commit.
 import { ingestUrl } from "@/lib/endpoints/present-endpoint";
 import { NotFoundError, SignatureError, TooManyRequestsError, type DomainError } from "@/lib/errors";
@@ -11,6 +11,7 @@ import { requireIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
 import { clientAddress } from "@/lib/http/client-address";
 import { readBoundedBody } from "@/lib/http/read-bounded-body";
+import { quarantineRequest } from "@/lib/quarantine/quarantine-request";
 import { recordRejection } from "./record-rejection";
 import { storableEventId, storableEventType } from "./storable-fields";
 
@@ -49,7 +50,14 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
         toleranceSeconds: endpoint.toleranceSeconds, now: new Date(), genericHmac: endpoint.genericHmac,
       });
     } catch (error) {
-      if (error instanceof SignatureError) refused(endpoint, request, headers, error);
+      if (error instanceof SignatureError) {
+        refused(endpoint, request, headers, error);
+        // Kept (within the quarantine's bounds and rates) so a secret set later can still admit it;
+        // awaited so that a 401 means it is in the quarantine, or was only counted.
+        await quarantineRequest(endpoint, {
+          reason: error.code, sourceIp: clientAddress(request.headers), method: request.method, url: providerUrl(request, endpoint.id), headers, body,
+        });
+      }
       throw error;
     }
     if (verified.handshake !== undefined) return { kind: "handshake", answer: verified.handshake };

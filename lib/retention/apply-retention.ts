@@ -5,6 +5,7 @@ import { createCtx, type Ctx } from "@/lib/context";
 import { deleteExpiredDeliveries } from "./delete-expired-deliveries";
 import { deleteExpiredIncidents } from "./delete-expired-incidents";
 import { deleteExpiredMails } from "./delete-expired-mails";
+import { deleteExpiredQuarantinedRequests } from "./delete-expired-quarantined-requests";
 import { deleteExpiredRefusedRequests } from "./delete-expired-refused-requests";
 import { listOrganizationsWithExpiredRecords } from "./list-organizations-with-expired-records";
 import { FULL_BATCH_REST_MS, retentionSettings, type RetentionSettings } from "./retention-settings";
@@ -15,6 +16,7 @@ const KINDS = {
   mails: deleteExpiredMails,
   incidents: deleteExpiredIncidents,
   refusedRequests: deleteExpiredRefusedRequests,
+  quarantinedRequests: deleteExpiredQuarantinedRequests,
 } satisfies Record<string, (args: { ctx: Ctx; input: { limit: number } }) => Promise<number>>;
 type Kind = keyof typeof KINDS;
 
@@ -39,7 +41,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * time across all workers.
  */
 export async function applyRetention({ settings = retentionSettings(), signal }: { settings?: RetentionSettings; signal?: AbortSignal } = {}): Promise<RetentionRun> {
-  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0 };
+  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0, quarantinedRequests: 0 };
   const outcome = await aloneInTheCluster(async () => {
     const deadline = Date.now() + settings.runMs;
     let rows = 0;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
+import { quarantineSettings } from "@/lib/quarantine/quarantine-settings";
 
 /**
  * Ids of the organizations that have something past their retention, in a fresh random order each
@@ -23,6 +24,10 @@ export async function listOrganizationsWithExpiredRecords(db = getDb()): Promise
       or exists (
         select 1 from endpoints e join rejected_requests r on r.endpoint_id = e.id
         where e.organization_id = o.id and r.at < c.cutoff)
+      or exists (
+        select 1 from quarantined_requests q
+        where q.organization_id = o.id
+          and q.received_at < now() - make_interval(days => least(${quarantineSettings().days}::int, o.retention_days)))
     order by random()`);
   return rows.map((row) => row.id);
 }

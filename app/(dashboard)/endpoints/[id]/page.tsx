@@ -3,7 +3,9 @@ import { notFound } from "next/navigation";
 import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
 import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
+import { QuarantineTable } from "@/components/endpoints/quarantine-table";
 import { RejectedRequestsTable } from "@/components/endpoints/rejected-requests-table";
+import { ReverifyQuarantineForm } from "@/components/endpoints/reverify-quarantine-form";
 import { RotateSecretForm } from "@/components/endpoints/rotate-secret-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -16,8 +18,11 @@ import { getEndpoint } from "@/lib/endpoints/get-endpoint";
 import { listRejectedRequests } from "@/lib/endpoints/list-rejected-requests";
 import { NotFoundError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
+import { listQuarantinedRequests } from "@/lib/quarantine/list-quarantined-requests";
+import { quarantineSummary } from "@/lib/quarantine/quarantine-summary";
 import { providerName } from "@/lib/signatures/provider-names";
 import { deleteEndpointAction, setPausedAction, updateEndpointAction } from "./actions";
+import { reverifyQuarantineAction } from "./quarantine-actions";
 import { rotateSecretAction } from "./secret-actions";
 
 export const metadata = { title: "Endpoint settings · Webhook Inbox" };
@@ -34,6 +39,8 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const rejections = await listRejectedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
+  const quarantine = endpoint.provider === "none" ? null : await listQuarantinedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
+  const quarantined = quarantine ? await quarantineSummary({ ctx, input: { endpointId: endpoint.id } }) : null;
   const alertEmail = endpoint.alertEmail ? await alertEmailStatus({ ctx, input: { email: endpoint.alertEmail } }) : "none";
   const previousValid = endpoint.previousSecretValidUntil && Date.parse(endpoint.previousSecretValidUntil) > Date.now() ? endpoint.previousSecretValidUntil : null;
   return (
@@ -75,6 +82,18 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />
       </Card>
+      {quarantine && quarantined ? (
+        <Card title="Quarantine">
+          <p className="mb-3 text-sm text-slate-600" data-testid="quarantine-summary">
+            Requests refused for their signature are kept here for {quarantined.days} days (the newest {quarantined.maxRequests.toLocaleString("en")}), sealed,
+            so that after a secret change they can still be delivered: rotating the secret re-verifies them, or use “Re-verify quarantined”.
+            {` ${quarantined.kept.toLocaleString("en")} kept`}
+            {quarantined.notKept > 0 ? `; ${quarantined.notKept.toLocaleString("en")} more were counted but not kept (over the rate per source address).` : "."}
+          </p>
+          <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div>
+          <QuarantineTable requests={quarantine.data} now={new Date()} />
+        </Card>
+      ) : null}
       <Card title="Delete endpoint">
         <DeleteEndpointForm action={deleteEndpointAction} endpointId={endpoint.id} name={endpoint.name} />
       </Card>

@@ -1,0 +1,73 @@
+// Which refused requests the quarantine keeps, decided in memory before any work: a token bucket per
+// source address per endpoint, one of requests and one of bytes per endpoint, and a cap on writes in
+// flight per process. What is
+// turned away is only counted, and the count rides along with the endpoint's next kept request
+// (quarantine_heads.not_kept), so an unsigned flood costs a map lookup per request and no statement.
+import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
+import { quarantineSettings, type QuarantineSettings } from "./quarantine-settings";
+
+const MAX_TALLIES = 10_000;
+
+export class QuarantineGate {
+  private readonly bySource: IngestRateLimiter;
+  private readonly byEndpoint: IngestRateLimiter;
+  private readonly bytes = new Map<string, { tokens: number; at: number }>();
+  private readonly notKept = new Map<string, number>();
+  private inFlight = 0;
+
+  constructor(readonly settings: QuarantineSettings) {
+    this.bySource = new IngestRateLimiter({ ratePerSecond: settings.sourceRate, burst: settings.sourceBurst, maxOrganizations: 20_000 });
+    this.byEndpoint = new IngestRateLimiter({ ratePerSecond: settings.endpointRate, burst: settings.endpointBurst });
+  }
+
+  /** A pass to keep one request (with the endpoint's untold count of requests not kept), or null: counted only. */
+  admit(endpointId: string, sourceIp: string | null, sizeBytes: number): { notKept: number; done: () => void } | null {
+    const admitted =
+      this.inFlight < this.settings.writeConcurrency &&
+      sizeBytes <= this.settings.maxBytes &&
+      this.bySource.take(`${endpointId} ${sourceIp ?? "unknown"}`) === 0 &&
+      this.byEndpoint.take(endpointId) === 0 &&
+      this.takeBytes(endpointId, sizeBytes);
+    if (!admitted) {
+      this.count(endpointId, 1);
+      return null;
+    }
+    this.inFlight++;
+    const notKept = this.notKept.get(endpointId) ?? 0;
+    this.notKept.delete(endpointId);
+    let released = false;
+    return {
+      notKept,
+      done: () => {
+        if (!released) this.inFlight--;
+        released = true;
+      },
+    };
+  }
+
+  /** A bucket of body bytes per endpoint: endpointByteRate a second, holding up to maxBytes. */
+  private takeBytes(endpointId: string, sizeBytes: number, now = performance.now()): boolean {
+    const { endpointByteRate, maxBytes } = this.settings;
+    const bucket = this.bytes.get(endpointId);
+    if (!bucket && this.bytes.size >= MAX_TALLIES) this.bytes.clear(); // bounded; a forgotten endpoint starts full
+    const tokens = bucket ? Math.min(maxBytes, bucket.tokens + ((now - bucket.at) / 1000) * endpointByteRate) : maxBytes;
+    const allowed = tokens >= sizeBytes;
+    this.bytes.set(endpointId, { tokens: allowed ? tokens - sizeBytes : tokens, at: now });
+    return allowed;
+  }
+
+  /** Counts requests not kept; given back when a write carrying them failed. */
+  count(endpointId: string, n: number): void {
+    if (n <= 0) return;
+    // Bounded: many endpoints' floods at once lose some counts, never memory.
+    if (!this.notKept.has(endpointId) && this.notKept.size >= MAX_TALLIES) return;
+    this.notKept.set(endpointId, (this.notKept.get(endpointId) ?? 0) + n);
+  }
+}
+
+// On globalThis: Next.js may bundle this module more than once, and there is one gate per process.
+const holder = globalThis as unknown as { __inboxQuarantineGate?: QuarantineGate };
+
+export function quarantineGate(): QuarantineGate {
+  return (holder.__inboxQuarantineGate ??= new QuarantineGate(quarantineSettings()));
+}

@@ -1,0 +1,146 @@
+// Re-verify an endpoint's quarantine: every quarantined request that now verifies against the
+// endpoint's secrets becomes a delivery with its original receive time, deduped on the provider's
+// event id exactly as ingest dedupes ((endpoint_id, external_id) unique, on conflict do nothing), and
+// is delivered; the rest stay until they expire. Run by jobs/reverify-quarantine.ts after a secret
+// rotation, and on demand (REST, dashboard).
+//
+// Verification is ingest's own (lib/signatures, verifySignature) over the exact bytes, headers, method
+// and the URL the provider sent to, as kept. Timestamps are checked against the time the request was
+// received, not against now: a request refused only because its secret was not known yet was fresh
+// when it came, and is admitted days later; one that was already stale when it came stays stale.
+// Secrets: the current one, and the previous one for requests received before its grace period ended.
+import { and, asc, eq, gt } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { quarantinedRequests } from "@/db/schema";
+import { withTransaction, type Ctx } from "@/lib/context";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { getEndpointRowOrThrow } from "@/lib/endpoints/get-endpoint-or-throw";
+import { readProviderSettings } from "@/lib/endpoints/provider-settings";
+import { newId } from "@/lib/ids";
+import { storableEventId, storableEventType } from "@/lib/ingest/storable-fields";
+import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
+import { verifySignature } from "@/lib/signatures";
+import type { Provider } from "@/lib/signatures/types";
+import { openRequest, type QuarantinedRequestContent } from "./sealed-request";
+
+const BATCH = 100;
+
+export interface ReverifyResult {
+  /** Quarantined requests that verify now (dry run), or that did and left the quarantine as deliveries. */
+  count: number;
+  /** Of those, how many the endpoint already had (the same provider event id): no second delivery. */
+  duplicates?: number;
+}
+
+type EndpointRow = Awaited<ReturnType<typeof getEndpointRowOrThrow>>;
+type Row = { seq: number; id: string; receivedAt: Date; sourceIp: string | null; sealed: Buffer };
+type Admitted = { seq: number; id: string; externalId: string; eventType: string | null; headers: Record<string, string>; body: string; sizeBytes: number; sourceIp: string | null; receivedAt: string };
+
+/** `dryRun` only counts what would be admitted and changes nothing. 404 for another organization's endpoint. */
+export async function reverifyQuarantined({ ctx, input }: { ctx: Ctx; input: { endpointId: string; dryRun?: boolean } }): Promise<ReverifyResult> {
+  const endpoint = await getEndpointRowOrThrow({ ctx, input: { id: input.endpointId } });
+  // `none` verifies nothing: switching an endpoint to it must not let in everything it once refused.
+  if (endpoint.provider === "none") return input.dryRun ? { count: 0 } : { count: 0, duplicates: 0 };
+  const check = verifierFor(endpoint);
+  let after = 0;
+  let count = 0;
+  let duplicates = 0;
+  const deliveryIds: string[] = [];
+  for (;;) {
+    const batch = await withTransaction(ctx, async (tx) => {
+      const query = tx.db
+        .select({ seq: quarantinedRequests.seq, id: quarantinedRequests.id, receivedAt: quarantinedRequests.receivedAt, sourceIp: quarantinedRequests.sourceIp, sealed: quarantinedRequests.sealed })
+        .from(quarantinedRequests)
+        .where(and(eq(quarantinedRequests.endpointId, endpoint.id), eq(quarantinedRequests.organizationId, ctx.organizationId), gt(quarantinedRequests.seq, after)))
+        .orderBy(asc(quarantinedRequests.seq))
+        .limit(BATCH);
+      // A re-verify running beside this one (the job after a rotation, a click) takes other rows.
+      const rows: Row[] = input.dryRun ? await query : await query.for("update", { skipLocked: true });
+      const verified = rows.flatMap((row) => {
+        const outcome = check(row);
+        return outcome ? [{ row, outcome }] : [];
+      });
+      if (input.dryRun || verified.length === 0) return { rows, verified: verified.filter((v) => v.outcome !== "handshake").length, inserted: [] as string[] };
+      const admitted: Admitted[] = verified.flatMap(({ row, outcome }) => (outcome === "handshake" ? [] : [{ ...outcome, seq: row.seq }]));
+      const inserted = await admit(tx.db, ctx.organizationId, endpoint.id, admitted, verified.map((v) => v.row.seq));
+      return { rows, verified: admitted.length, inserted };
+    });
+    count += batch.verified;
+    duplicates += batch.verified - batch.inserted.length;
+    deliveryIds.push(...batch.inserted);
+    if (batch.rows.length < BATCH) break;
+    after = batch.rows[batch.rows.length - 1]!.seq;
+  }
+  if (input.dryRun) return { count };
+  if (count > 0) {
+    console.log(`[quarantine] endpoint ${endpoint.id}: ${count} quarantined request(s) verified now; deliveries ${deliveryIds.join(",") || "none"} stored, ${duplicates} duplicate(s) (${ctx.actor.type})`);
+  }
+  return { count, duplicates };
+}
+
+/** A function telling what one quarantined row is now: a delivery to store, a handshake (dropped), or null (still refused). */
+function verifierFor(endpoint: EndpointRow) {
+  const current = endpoint.secretEncrypted ? decryptSecret(endpoint.secretEncrypted) : null;
+  const previous = endpoint.previousSecretEncrypted ? decryptSecret(endpoint.previousSecretEncrypted) : null;
+  const previousUntil = endpoint.previousSecretValidUntil?.getTime() ?? 0;
+  const settings = readProviderSettings(endpoint.provider, endpoint.genericHmac);
+  return (row: Row): Omit<Admitted, "seq"> | "handshake" | null => {
+    let request: QuarantinedRequestContent;
+    try {
+      request = openRequest(row.sealed);
+    } catch (error) {
+      // Sealed under another INBOX_ENCRYPTION_KEY: it can never be read; it expires.
+      console.error(`[quarantine] endpoint ${endpoint.id}: quarantined request ${row.id} is unreadable: ${describeErrorBriefly(error)}`);
+      return null;
+    }
+    const secrets = [current, previous && previousUntil > row.receivedAt.getTime() ? previous : null].filter((s): s is string => s !== null);
+    try {
+      const verified = verifySignature(endpoint.provider as Provider, {
+        body: request.body, headers: request.headers, url: request.url, method: request.method, secrets,
+        toleranceSeconds: endpoint.toleranceSeconds, now: row.receivedAt, genericHmac: settings.genericHmac,
+      });
+      if (verified.handshake !== undefined) return "handshake";
+      return {
+        id: newId("dlv"),
+        // Without a provider event id, the quarantined request's own id: admitting it twice is impossible.
+        externalId: verified.externalId !== null ? storableEventId(verified.externalId) : row.id,
+        eventType: storableEventType(verified.eventType),
+        headers: request.headers,
+        body: request.body.toString("base64"),
+        sizeBytes: request.body.length,
+        sourceIp: row.sourceIp,
+        receivedAt: row.receivedAt.toISOString(),
+      };
+    } catch {
+      return null; // still refused (signature, timestamp, or an event id ingest would refuse too)
+    }
+  };
+}
+
+/**
+ * One statement: the verified rows become deliveries with their jobs (as ingest stores them,
+ * lib/ingest/group-commit.ts), and leave the quarantine. Returns the ids of the deliveries inserted.
+ */
+async function admit(db: Tx, organizationId: string, endpointId: string, rows: Admitted[], seqs: number[]): Promise<string[]> {
+  const result = await db.execute<{ id: string | null }>(sql`
+    with inserted as (
+      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip, received_at)
+      select i.id, ${organizationId}, ${endpointId}, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'), i.size_bytes, i.source_ip, i.received_at
+      from json_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, external_id: r.externalId, event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt })))}::text::json)
+        as i(id text, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
+      order by i.seq
+      on conflict (endpoint_id, external_id) do nothing
+      returning id, endpoint_id
+    ), enqueued as (
+      select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted`))} as jobs
+    ), gone as (
+      delete from quarantined_requests q
+      where q.endpoint_id = ${endpointId} and q.organization_id = ${organizationId} and q.seq = any(${`{${seqs.join(",")}}`}::bigint[])
+      returning 1
+    )
+    select inserted.id from (select count(*) from enqueued) as forced, (select count(*) from gone) as removed
+    left join inserted on true`);
+  return result.map((row) => row.id).filter((id): id is string => id !== null);
+}
