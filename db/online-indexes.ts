@@ -10,6 +10,8 @@ export interface OnlineIndex {
   name: string;
   /** What follows `create index concurrently <name> on`: table, method, columns, predicate. */
   on: string;
+  /** An index this one takes over from: dropped concurrently once this one is valid (never before, so its queries are never left without one). */
+  replaces?: string;
 }
 
 export const ONLINE_INDEXES: readonly OnlineIndex[] = [];
