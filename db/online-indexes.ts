@@ -14,4 +14,13 @@ export interface OnlineIndex {
   replaces?: string;
 }
 
-export const ONLINE_INDEXES: readonly OnlineIndex[] = [];
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [
+  // Migration 0015: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age.
+  {
+    name: "deliveries_endpoint_pending_since_idx",
+    on: `"deliveries" using btree ("endpoint_id","pending_since") where status in ('pending', 'delivering')`,
+    replaces: "deliveries_endpoint_open_idx",
+  },
+  // Migration 0015: search q finds an external id whatever its case.
+  { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
+];
