@@ -79,7 +79,7 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
   await sql.unsafe(`
     insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
                             source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
-                            next_attempt_at, delivered_at, updated_at)
+                            next_attempt_at, delivered_at, updated_at, pending_since)
     select
       'dlv_' || substr(md5('d' || g.i), 1, 25),
       e.organization_id, e.id, x.external_id, x.event_type, st.status,
@@ -94,7 +94,7 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
                      when 'pending' then (case when st.attempts > 0 then 'HTTP 503 Service Unavailable' end) end,
       case when st.status = 'pending' then x.received_at + interval '5 minutes' end,
       case when st.status = 'delivered' then x.received_at + (r.u_code * interval '2 seconds') end,
-      x.received_at + interval '1 second'
+      x.received_at + interval '1 second', x.received_at
     from generate_series(${from}, ${to}) g(i)
     cross join lateral (
       select random() + g.i * 0 as u_ep, random() + g.i * 0 as u_type,
