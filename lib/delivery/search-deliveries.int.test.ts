@@ -46,6 +46,8 @@ const BODIES: Array<{ body: string | Buffer; eventType?: string | null; external
 const QUERIES = [
   "needle", "NEEDLE", "Needle", "Zoë", "zoë", "ZOË", "zürich", "ZÜRICH", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303",
   "needle.created", "NEEDLE.CREATED", "order", "evt_needle_substring", "EVT_NEEDLE_SUBSTRING", "evt_mixed_case", "e", "ne", "absent-word", "\u00e9",
+  // Backslashes and \ooo-looking text after a first character that is a letter, a space, a digit.
+  "C:\\\\TEMP\\\\NEEDLE", " \\\\303", " \\303", "103 \\\\303", "3 \\\\303", "P\\\\", "\\\\303 OCTAL",
 ];
 
 beforeAll(async () => {
@@ -107,6 +109,9 @@ describe("search q answers what its definition answers", () => {
     expect(await expected("needle")).toHaveLength(3 * 10 + 1); // + the external id "needle" (round 0 only)
     expect(await expected("zürich")).toHaveLength(3 * 1);
     expect(await expected("ZÜRICH")).toEqual([]); // only ASCII letters fold in bodies
+    expect(await expected("C:\\\\TEMP\\\\NEEDLE")).toHaveLength(3);
+    expect(await expected(" \\\\303")).toHaveLength(3);
+    expect(await expected(" \\303")).toEqual([]);
     expect(await expected("ë")).toHaveLength(3 * 1);
     expect(await expected("\\303")).toHaveLength(3 * 1);
     expect(await expected("absent-word")).toEqual([]);
