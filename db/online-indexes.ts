@@ -10,6 +10,17 @@ export interface OnlineIndex {
   name: string;
   /** What follows `create index concurrently <name> on`: table, method, columns, predicate. */
   on: string;
+  /** An index this one takes over from: dropped concurrently once this one is valid (never before, so its queries are never left without one). */
+  replaces?: string;
 }
 
-export const ONLINE_INDEXES: readonly OnlineIndex[] = [];
+export const ONLINE_INDEXES: readonly OnlineIndex[] = [
+  // Migration 0016: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age.
+  {
+    name: "deliveries_endpoint_pending_since_idx",
+    on: `"deliveries" using btree ("endpoint_id","pending_since") where status in ('pending', 'delivering')`,
+    replaces: "deliveries_endpoint_open_idx",
+  },
+  // Migration 0016: search q finds an external id whatever its case.
+  { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
+];

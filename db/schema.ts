@@ -131,13 +131,22 @@ export const deliveries = pgTable(
     leaseExpiresAt: tstz(),
     /** Set while `pending` without a job: the endpoint is paused or at its concurrency cap (lib/delivery). */
     parkedAt: tstz(),
+    /**
+     * Since when the delivery has been waiting: its receipt (the insert's now(), as received_at), or its latest
+     * replay. A pending-age alert and the oldest pending age count from it (API.md). Read only while pending or
+     * delivering; never before received_at. Deliveries settled before migration 0016 hold that migration's time.
+     */
+    pendingSince: tstz().notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex().on(t.endpointId, t.externalId),
     index("deliveries_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),
     index("deliveries_endpoint_received_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc()),
-    index("deliveries_endpoint_open_idx")
-      .on(t.endpointId, t.receivedAt)
+    // The backlog of an endpoint, oldest waiting first: its count, the oldest pending age (overview, stats,
+    // metrics, alerts), and, through pending_since >= received_at, its deliveries received in a window.
+    // Built online (db/online-indexes.ts), replacing deliveries_endpoint_open_idx (endpoint_id, received_at).
+    index("deliveries_endpoint_pending_since_idx")
+      .on(t.endpointId, t.pendingSince)
       .where(sql`status in ('pending', 'delivering')`),
     // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
@@ -149,6 +158,8 @@ export const deliveries = pgTable(
     index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
     index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),
     index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
+    // Search `q`: the external id, ignoring case (built online, db/online-indexes.ts).
+    index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
     // Search `q`: bodies too big for the trigram index below.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
     // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.

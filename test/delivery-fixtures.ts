@@ -48,7 +48,8 @@ export async function createDeliveryFixture(input: DeliveryFixtureInput): Promis
       headers: input.headers ?? { "content-type": "application/json" },
       body,
       sizeBytes: body.length,
-      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
+      // Waiting since its receipt, as ingest stores it.
+      ...(input.receivedAt ? { receivedAt: input.receivedAt, pendingSince: input.receivedAt } : {}),
     });
     if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, endpointId: input.endpointId, trigger: "auto" })]);
   });

@@ -35,7 +35,7 @@ export function DeliveryFilters({ values, endpoints }: { values: QueryValues; en
         </select>
       </Labelled>
       <Labelled id="filter-event-type" text="Event type">
-        <input id="filter-event-type" name="eventType" defaultValue={values.eventType} placeholder="invoice.paid" className={control} />
+        <input id="filter-event-type" name="eventType" defaultValue={values.eventType} placeholder="invoice.paid, or invoice.* for a prefix" className={control} />
       </Labelled>
       <Labelled id="filter-since" text="Received from (UTC)">
         <input id="filter-since" type="datetime-local" step={1} name="since" defaultValue={localInputValue(values.since)} className={control} />

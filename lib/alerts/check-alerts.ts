@@ -19,7 +19,7 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
     where exists (select 1 from incidents i where i.endpoint_id = e.id and i.resolved_at is null)
       or (e.alert_pending_age_seconds is not null and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
-          and d.received_at < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))
+          and d.pending_since < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))
       or ((e.alert_pending_age_seconds is not null or e.alert_email is not null) and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.status = 'dead'
           and d.updated_at > ${now}::timestamptz - ${lookback}::interval))`);

@@ -7,15 +7,15 @@ import { ALERT_TIMING, OPEN_COUNT_CAP } from "./alert-settings";
 import { notifyIncident } from "./notify-incident";
 
 type OldestOpen = {
-  received_at: string | Date;
+  pending_since: string | Date;
   last_error: string | null;
   open_count: number;
 };
 
 /**
  * Pending-age incident of one endpoint, as of `now`, inside the caller's transaction (which holds the
- * endpoint's alert lock): opens it with one mail when the oldest pending/delivering delivery is older than the
- * threshold, stays quiet while it is open (but for a reminder every 6 h), and resolves it with one recovery
+ * endpoint's alert lock): opens it with one mail when the pending/delivering delivery waiting longest has waited
+ * longer than the threshold (since its receipt or its latest replay: pending_since), stays quiet while it is open (but for a reminder every 6 h), and resolves it with one recovery
  * mail once nothing is over the threshold.
  */
 export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { endpoint: AlertEndpoint; now: Date } }): Promise<void> {
@@ -27,26 +27,26 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
     .where(and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "pending_age"), isNull(incidents.resolvedAt)));
   if (threshold === null && !open) return;
 
-  // The status list is literal so the planner can use the partial index deliveries_endpoint_open_idx.
+  // The status list is literal so the planner can use the partial index deliveries_endpoint_pending_since_idx.
   // The count reads that index alone (the organization is checked once, on the endpoint): filtered on
   // each delivery's organization, it read up to 10,001 rows of a paused endpoint's backlog every minute.
   const [oldest] = await ctx.db.execute<OldestOpen>(sql`
-    select o.received_at, o.last_error,
+    select o.pending_since, o.last_error,
       (select count(*)::int from (select 1 from deliveries c
         where c.endpoint_id = ${endpoint.id} and c.status in ('pending', 'delivering')
           and exists (select 1 from endpoints ce where ce.id = ${endpoint.id} and ce.organization_id = ${ctx.organizationId})
         limit ${OPEN_COUNT_CAP + 1}) capped) as open_count
     from deliveries o
     where o.organization_id = ${ctx.organizationId} and o.endpoint_id = ${endpoint.id} and o.status in ('pending', 'delivering')
-    order by o.received_at
+    order by o.pending_since
     limit 1`);
-  const receivedAt = oldest ? new Date(oldest.received_at) : null;
-  const ageMs = receivedAt ? Math.max(0, now.getTime() - receivedAt.getTime()) : 0;
+  const pendingSince = oldest ? new Date(oldest.pending_since) : null;
+  const ageMs = pendingSince ? Math.max(0, now.getTime() - pendingSince.getTime()) : 0;
   const ageSeconds = Math.floor(ageMs / 1000);
   const scope = (id: string) => and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.id, id));
 
-  if (threshold !== null && oldest && receivedAt && ageMs > threshold * 1000) {
-    const facts = { endpoint, ageSeconds, thresholdSeconds: threshold, openCount: oldest.open_count, oldestReceivedAt: receivedAt, lastError: oldest.last_error };
+  if (threshold !== null && oldest && pendingSince && ageMs > threshold * 1000) {
+    const facts = { endpoint, ageSeconds, thresholdSeconds: threshold, openCount: oldest.open_count, oldestPendingSince: pendingSince, lastError: oldest.last_error };
     if (!open) {
       const id = newId("inc");
       await ctx.db.insert(incidents).values({

@@ -3,6 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { listOpenIncidents } from "@/lib/alerts/list-open-incidents";
+import { getSql } from "@/db";
+import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
+import { replayDelivery } from "@/lib/delivery/replay-delivery";
+import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
+import { getOverview } from "@/lib/endpoints/get-overview";
+import { readDeliveryMetrics } from "@/lib/metrics/read-delivery-metrics";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
@@ -155,6 +161,38 @@ describe("shows an organization only its own open incidents", () => {
     await sweep(t0);
     expect(await listOpenIncidents({ ctx: first.ctx })).toHaveLength(1);
     expect(await listOpenIncidents({ ctx: second.ctx })).toEqual([]);
+  });
+});
+
+describe("counts a delivery's pending age from its latest replay, not its first receipt", () => {
+  it("does not fire for a delivery received 2 h ago and replayed now; fires for one not replayed", async () => {
+    const replayed = await alertingEndpointFixture({ thresholdSeconds: 1800, name: "Replayed" });
+    const waiting = await alertingEndpointFixture({ thresholdSeconds: 1800, name: "Waiting" });
+    const t0 = new Date();
+    const one = await insertDelivery({ ...ids(replayed.ctx, replayed.endpoint), status: "dead", receivedAt: later(t0, -minutes(120)), lastError: "HTTP 500" });
+    await insertDelivery({ ...ids(replayed.ctx, replayed.endpoint), status: "delivered", receivedAt: later(t0, -minutes(110)) });
+    await insertDelivery({ ...ids(waiting.ctx, waiting.endpoint), status: "pending", receivedAt: later(t0, -minutes(120)) });
+    await replayDelivery({ ctx: replayed.ctx, input: { id: one } });
+    expect(await replayDeliveries({ ctx: replayed.ctx, input: { filter: { status: "delivered" } } })).toEqual({ count: 1 });
+
+    // The replayed ones wait again, since now: under the threshold everywhere the age is shown.
+    const [{ status: oneStatus }] = await getSql()<{ status: string }[]>`select status from deliveries where id = ${one}`;
+    expect(oneStatus).toBe("pending");
+    const stats = await getEndpointStats({ ctx: replayed.ctx, input: { id: replayed.endpoint.id } });
+    expect(stats).toMatchObject({ pending: 2 });
+    expect(stats.oldestPendingAgeSeconds).toBeLessThan(600);
+    const [overview] = (await getOverview({ ctx: replayed.ctx })).endpoints;
+    expect(overview).toMatchObject({ pending: 2, overThreshold: false });
+    const metrics = (await readDeliveryMetrics()).find((m) => m.endpointId === replayed.endpoint.id)!;
+    expect(metrics.oldestPendingAgeSeconds).toBeLessThan(600);
+    expect((await readDeliveryMetrics()).find((m) => m.endpointId === waiting.endpoint.id)!.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(7200);
+
+    await sweep(later(t0, minutes(1)));
+    expect(await incidentsOf(replayed.endpoint.id, "pending_age")).toEqual([]);
+    expect(mailsTo(replayed.alertEmail)).toHaveLength(0);
+    expect(await incidentsOf(waiting.endpoint.id, "pending_age")).toHaveLength(1);
+    expect(mailsTo(waiting.alertEmail)).toHaveLength(1);
+    expect(mailsTo(waiting.alertEmail)[0]!.subject).toContain("2 h");
   });
 });
 

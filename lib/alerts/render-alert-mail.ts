@@ -12,7 +12,8 @@ export type AlertMessage =
       ageSeconds: number;
       thresholdSeconds: number;
       openCount: number;
-      oldestReceivedAt: Date;
+      /** When the delivery waiting longest began to wait: its receipt, or its latest replay. */
+      oldestPendingSince: Date;
       lastError: string | null;
       openedAt: Date;
     }
@@ -94,7 +95,7 @@ function parts(message: AlertMessage): Parts {
     subject: `[Webhook Inbox] ${reminder ? "Still waiting: " : ""}${endpoint.name}: a delivery has waited ${formatDuration(message.ageSeconds)} (threshold ${formatDuration(message.thresholdSeconds)})`,
     lead: `Endpoint ${name} has a delivery waiting for ${formatDuration(message.ageSeconds)}, longer than its alert threshold of ${formatDuration(message.thresholdSeconds)}.${pausedNote}`,
     facts: [
-      ["Oldest waiting delivery", `received ${utc(message.oldestReceivedAt)}, ${formatDuration(message.ageSeconds)} ago`],
+      ["Oldest waiting delivery", `waiting ${formatDuration(message.ageSeconds)}, since ${utc(message.oldestPendingSince)} (its receipt or its latest replay)`],
       ["Waiting (pending or delivering)", count(message.openCount)],
       ["Last error", errorText(message.lastError, "none recorded: no attempt has failed yet (is the worker running?)")],
       ["Incident opened", utc(message.openedAt)],

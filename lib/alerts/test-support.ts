@@ -50,6 +50,8 @@ export async function insertDelivery(input: {
   endpointId: string;
   status: DeliveryStatus;
   receivedAt: Date;
+  /** Since when it waits (its latest replay); its receipt by default, as ingest stores it. */
+  pendingSince?: Date;
   updatedAt?: Date;
   lastError?: string | null;
 }): Promise<string> {
@@ -66,6 +68,7 @@ export async function insertDelivery(input: {
       body: Buffer.from("{}"),
       sizeBytes: 2,
       receivedAt: input.receivedAt,
+      pendingSince: input.pendingSince ?? input.receivedAt,
       updatedAt: input.updatedAt ?? input.receivedAt,
       lastError: input.lastError ?? null,
     });

@@ -105,7 +105,7 @@ describe("GET /api/v1/deliveries/:id", () => {
 
 describe("GET /api/v1/endpoints/:id/stats", () => {
   it("counts by status and reports the oldest pending age", async () => {
-    await getSql()`update deliveries set received_at = now() - interval '90 seconds' where id = ${ids.evt_order_0!}`;
+    await getSql()`update deliveries set received_at = now() - interval '90 seconds', pending_since = now() - interval '90 seconds' where id = ${ids.evt_order_0!}`;
     const res = await callRoute(stats.GET, { apiKey: org.apiKey, params: { id: orders } });
     expect(res.body).toMatchObject({ pending: 4, delivering: 0, delivered: 0, dead: 1, receivedLastHour: 5, deliveredLastHour: 0 });
     expect(res.body.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(90);

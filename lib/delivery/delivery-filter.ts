@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, type SQL } from "drizzle-orm";
+import { and, eq, gte, like, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { DELIVERY_STATUSES, deliveries } from "@/db/schema";
 import { assertStorableText, parseInput } from "@/lib/validation";
@@ -28,13 +28,22 @@ export function deliveryFilterFromQuery(query: URLSearchParams): DeliveryFilter 
   return { ...filter, q };
 }
 
+/**
+ * Exactly, or by prefix when it ends in `*` (`invoice.*`: invoice.paid, not invoices.x; `*` alone: any event
+ * type). The prefix is literal: LIKE's % and _ in it are escaped.
+ */
+function eventTypeWhere(eventType: string): SQL {
+  if (!eventType.endsWith("*")) return eq(deliveries.eventType, eventType);
+  return like(deliveries.eventType, `${eventType.slice(0, -1).replace(/[%_\\]/g, "\\$&")}%`);
+}
+
 /** SQL conditions for the filter, always scoped to the organization. */
 export function deliveryFilterWhere(organizationId: string, filter: DeliveryFilter): SQL {
   return and(
     eq(deliveries.organizationId, organizationId),
     filter.endpointId ? eq(deliveries.endpointId, filter.endpointId) : undefined,
     filter.status ? eq(deliveries.status, filter.status) : undefined,
-    filter.eventType ? eq(deliveries.eventType, filter.eventType) : undefined,
+    filter.eventType ? eventTypeWhere(filter.eventType) : undefined,
     filter.since ? gte(deliveries.receivedAt, new Date(filter.since)) : undefined,
     filter.until ? lte(deliveries.receivedAt, new Date(filter.until)) : undefined,
   )!;

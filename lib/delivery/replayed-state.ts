@@ -9,7 +9,10 @@ import { deliveries } from "@/db/schema";
  */
 export const noAttemptInFlight = sql`(${deliveries.status} <> 'delivering' and (${deliveries.claimedByJob} is null or ${deliveries.leaseExpiresAt} < now()))`;
 
-/** The columns a replay resets: pending again, a fresh series of automatic attempts, no claim, not parked. */
+/**
+ * The columns a replay resets: pending again, a fresh series of automatic attempts, no claim, not parked, and
+ * waiting since now (a pending-age alert counts from here, not from the first receipt: API.md, Alerts).
+ */
 export function replayedState(): PgUpdateSetSource<typeof deliveries> {
   return {
     status: "pending",
@@ -20,5 +23,6 @@ export function replayedState(): PgUpdateSetSource<typeof deliveries> {
     claimedByJob: null,
     leaseExpiresAt: null,
     updatedAt: sql`now()`,
+    pendingSince: sql`now()`,
   };
 }

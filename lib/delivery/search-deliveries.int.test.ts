@@ -1,10 +1,12 @@
-// Search `q` answers exactly what the plain definition answers (external id equal, event type ILIKE, the
-// bytes of q inside the body), page after page, whether the page fills from the newest-first walk or needs
+// Search `q` answers exactly what its definition answers, written here in TypeScript over every row (external
+// id equal and event type containing q, ignoring case; the bytes of q inside the body, ignoring the case of ASCII
+// letters), page after page, whether the page fills from the newest-first walk or needs
 // the indexes: binary and non-UTF-8 bodies, non-ASCII text, LIKE's special characters, bodies too big for the
 // trigram index, deliveries in and out of it (delivered/dead vs pending), ties on receivedAt.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -35,12 +37,18 @@ const BODIES: Array<{ body: string | Buffer; eventType?: string | null; external
   { body: '{"plain":"hay"}', eventType: "Order.NEEDLE.Updated" },
   { body: '{"plain":"hay"}', externalId: "needle" },
   { body: '{"plain":"hay"}', externalId: "evt_needle_substring" },
+  { body: '{"plain":"hay"}', externalId: "EVT_Mixed_Case" },
   { body: '{"plain":"103 \\\\303 octal-looking"}' },
   { body: "plain text, not json: needle and haystack", status: "dead" },
   { body: "needle", endpoint: "refunds", status: "dead" },
 ];
 
-const QUERIES = ["needle", "NEEDLE", "Needle", "Zoë", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303", "needle.created", "order", "evt_needle_substring", "e", "ne", "absent-word", "\u00e9"];
+const QUERIES = [
+  "needle", "NEEDLE", "Needle", "Zoë", "zoë", "ZOË", "zürich", "ZÜRICH", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303",
+  "needle.created", "NEEDLE.CREATED", "order", "evt_needle_substring", "EVT_NEEDLE_SUBSTRING", "evt_mixed_case", "e", "ne", "absent-word", "\u00e9",
+  // Backslashes and \ooo-looking text after a first character that is a letter, a space, a digit.
+  "C:\\\\TEMP\\\\NEEDLE", " \\\\303", " \\303", "103 \\\\303", "3 \\\\303", "P\\\\", "\\\\303 OCTAL",
+];
 
 beforeAll(async () => {
   org = await createOrganizationFixture();
@@ -68,17 +76,20 @@ afterEach(() => {
   delete process.env.INBOX_SEARCH_WINDOW;
 });
 
-/** The definition, as plain SQL over every row of the organization. */
+const asciiLower = (bytes: Buffer) => Buffer.from(bytes.map((b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b)));
+
+/** The definition, in TypeScript over every row of the organization, newest first. */
 async function expected(q: string, filter: { endpointId?: string; status?: string } = {}): Promise<string[]> {
-  const rows = await getSql()<{ id: string }[]>`
-    select id from deliveries
+  const rows = await getSql()<{ id: string; external_id: string; event_type: string | null; body: Buffer }[]>`
+    select id, external_id, event_type, body from deliveries
     where organization_id = ${org.organizationId}
       and (${filter.endpointId ?? null}::text is null or endpoint_id = ${filter.endpointId ?? null})
       and (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
-      and (external_id = ${q} or event_type ilike ${`%${q.replace(/[%_\\]/g, "\\$&")}%`}
-           or position(convert_to(${q}, 'UTF8') in body) > 0)
     order by received_at desc, id desc`;
-  return rows.map((r) => r.id);
+  const folded = asciiLower(Buffer.from(q, "utf8"));
+  return rows
+    .filter((r) => r.external_id.toLowerCase() === q.toLowerCase() || (r.event_type ?? "").toLowerCase().includes(q.toLowerCase()) || asciiLower(r.body).includes(folded))
+    .map((r) => r.id);
 }
 
 async function pagedSearch(q: string, limit: number, filter: { endpointId?: string; status?: "dead" | "pending" | "delivered" } = {}): Promise<string[]> {
@@ -95,7 +106,12 @@ async function pagedSearch(q: string, limit: number, filter: { endpointId?: stri
 
 describe("search q answers what its definition answers", () => {
   it("finds every kind of match somewhere (the cases below are not vacuous)", async () => {
-    expect(await expected("needle")).toHaveLength(3 * 9 + 1); // + the external id "needle" (round 0 only)
+    expect(await expected("needle")).toHaveLength(3 * 10 + 1); // + the external id "needle" (round 0 only)
+    expect(await expected("zürich")).toHaveLength(3 * 1);
+    expect(await expected("ZÜRICH")).toEqual([]); // only ASCII letters fold in bodies
+    expect(await expected("C:\\\\TEMP\\\\NEEDLE")).toHaveLength(3);
+    expect(await expected(" \\\\303")).toHaveLength(3);
+    expect(await expected(" \\303")).toEqual([]);
     expect(await expected("ë")).toHaveLength(3 * 1);
     expect(await expected("\\303")).toHaveLength(3 * 1);
     expect(await expected("absent-word")).toEqual([]);
@@ -117,5 +133,65 @@ describe("search q answers what its definition answers", () => {
       expect(await pagedSearch(q, 2, { endpointId: refunds }), q).toEqual(await expected(q, { endpointId: refunds }));
       for (const status of ["dead", "pending", "delivered"] as const) expect(await pagedSearch(q, 2, { status }), `${q} ${status}`).toEqual(await expected(q, { status }));
     }
+  });
+});
+
+describe("search q ignores case", () => {
+  const bodyOf = async (id: string) => (await getSql()<{ body: Buffer; event_type: string | null; external_id: string }[]>`select body, event_type, external_id from deliveries where id = ${id}`)[0]!;
+
+  for (const window of [2, 10_000]) {
+    it(`a lowercase q finds a capitalised body, event type and external id (newest-first walk over ${window})`, async () => {
+      process.env.INBOX_SEARCH_WINDOW = String(window);
+      const found = await Promise.all((await pagedSearch("needle", 50)).map(bodyOf));
+      expect(found.some((d) => d.body.toString().includes("NEEDLE in capitals"))).toBe(true);
+      expect(found.some((d) => d.event_type === "Order.NEEDLE.Updated")).toBe(true);
+      const ids = await Promise.all((await pagedSearch("evt_mixed_case", 50)).map(bodyOf));
+      expect(ids.map((d) => d.external_id)).toEqual(["EVT_Mixed_Case"]);
+    });
+  }
+
+  it("takes % and _ in q literally", async () => {
+    process.env.INBOX_SEARCH_WINDOW = "2";
+    const percent = await Promise.all((await pagedSearch("100%_OFF", 50)).map(bodyOf));
+    expect(percent).toHaveLength(3);
+    for (const d of percent) expect(d.body.toString()).toContain("100%_off");
+    expect(await pagedSearch("100%off", 50)).toEqual([]);
+    expect(await pagedSearch("1_0", 50)).toEqual([]);
+  });
+});
+
+describe("eventType matches exactly, or by prefix when it ends in *", () => {
+  let events: Awaited<ReturnType<typeof createOrganizationFixture>>;
+  const TYPES = ["invoice.paid", "invoice.created", "Invoice.paid", "invoices.paid", "xinvoice.paid", "invoice", "invoice_paid", "invoiceXpaid"];
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    events = await createOrganizationFixture("Events");
+    const endpointId = (await createEndpointFixture(events.ctx, "http://127.0.0.1:9/hook")).id;
+    for (const eventType of [...TYPES, null]) {
+      ids.set(String(eventType), (await createDeliveryFixture({ ctx: events.ctx, endpointId, eventType, status: "dead", enqueue: false })).id);
+    }
+  });
+
+  const typesFor = async (eventType: string) => {
+    const page = await listDeliveries({ ctx: events.ctx, input: { eventType, limit: 50 } });
+    return page.data.map((d) => d.eventType).sort();
+  };
+
+  it("lists by prefix only", async () => {
+    expect(await typesFor("invoice.*")).toEqual(["invoice.created", "invoice.paid"]);
+    expect(await typesFor("invoice_*")).toEqual(["invoice_paid"]); // _ is literal
+    expect(await typesFor("invoice*")).toEqual(["invoice", "invoice.created", "invoice.paid", "invoiceXpaid", "invoice_paid", "invoices.paid"]);
+    expect(await typesFor("*")).toEqual([...TYPES].sort());
+  });
+
+  it("lists exactly without a trailing *", async () => {
+    expect(await typesFor("invoice.paid")).toEqual(["invoice.paid"]);
+    expect(await typesFor("invoice")).toEqual(["invoice"]);
+    expect(await typesFor("invoice.")).toEqual([]);
+  });
+
+  it("selects the same for a bulk replay", async () => {
+    expect(await replayDeliveries({ ctx: events.ctx, input: { filter: { eventType: "invoice.*" }, dryRun: true } })).toEqual({ count: 2 });
   });
 });

@@ -13,7 +13,8 @@ export interface EndpointStats {
 }
 
 /**
- * Counts by status, the age of the oldest open delivery (since receivedAt; 0 when none), last-hour traffic.
+ * Counts by status, the age of the oldest open delivery (since its receipt or latest replay, pending_since; 0
+ * when none), last-hour traffic.
  * Each figure is read from an index alone, so the cost follows the backlog and the last hour, plus one
  * index-only count of the endpoint's deliveries (delivered = all − pending − delivering − dead, statuses
  * being exactly those four). The endpoint was checked to be the organization's, and a delivery's
@@ -32,7 +33,7 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and delivered_at > now() - interval '1 hour') as "deliveredLastHour"
     from
       (select count(*) from deliveries where endpoint_id = ${endpoint.id}) total,
-      (select count(*), min(received_at) as oldest from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) open,
+      (select count(*), min(pending_since) as oldest from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) open,
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'delivering') delivering,
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'dead') dead`);
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Math.max(0, Number(value))])) as unknown as EndpointStats;

@@ -1,11 +1,13 @@
 // The dashboard's overview: every endpoint of the organization with its backlog now (how many wait,
 // how old the oldest is) and its last 24 hours hour by hour. Two statements, each a set of index
 // range scans per endpoint, reading table rows only for deliveries still open or recently dead:
-//   1. the open backlog from the partial index deliveries_endpoint_open_idx (endpoint_id, received_at)
-//      where status in ('pending','delivering'): count + min, index-only;
+//   1. the open backlog from the partial index deliveries_endpoint_pending_since_idx (endpoint_id,
+//      pending_since) where status in ('pending','delivering'): count + min, index-only; the oldest
+//      pending age counts from pending_since, the receipt or the latest replay (API.md);
 //   2. per endpoint and hour of the last 24 h, in one snapshot: received (index-only on
-//      deliveries_endpoint_received_idx), open and retrying (open index, then the row for its status
-//      and auto_attempt_count), dead (deliveries_endpoint_dead_idx by updated_at, which is never
+//      deliveries_endpoint_received_idx), open and retrying (the same open index over pending_since
+//      after the window's start, which pending_since >= received_at allows, then the row for its
+//      received_at, status and auto_attempt_count), dead (deliveries_endpoint_dead_idx by updated_at, which is never
 //      before received_at). Delivered is what is left: the four statuses partition the deliveries.
 // Every figure of the window is about the deliveries received in it, as they stand now; the success
 // rate is delivered ÷ settled (delivered + dead), so what still waits (a replay included) moves it not.
@@ -52,7 +54,7 @@ export interface EndpointOverview {
   alertPendingAgeSeconds: number | null;
   /** pending or delivering, however old. */
   pending: number;
-  /** Age, since receivedAt, of the oldest pending or delivering delivery; 0 when none. */
+  /** How long the pending or delivering delivery waiting longest has waited (since its receipt or latest replay); 0 when none. */
   oldestPendingAgeSeconds: number;
   /** The oldest pending age is above the endpoint's alert threshold. */
   overThreshold: boolean;
@@ -80,7 +82,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
       (select count(*) from rejected_requests r where r.endpoint_id = e.id and r.at > ${from}::timestamptz and r.at <= ${now}::timestamptz) as "refused"
     from endpoints e
     left join lateral (
-      select count(*) as open_count, min(d.received_at) as oldest
+      select count(*) as open_count, min(d.pending_since) as oldest
       from deliveries d
       where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
     ) o on true
@@ -100,7 +102,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
       select e.id, ${hoursAgo}, 0, count(*), count(*) filter (where d.status = 'pending' and d.auto_attempt_count > 0), 0
       from eps e cross join lateral (
         select d.received_at, d.status, d.auto_attempt_count from deliveries d
-        where d.endpoint_id = e.id and d.status in ('pending', 'delivering') and ${inWindow}) d
+        where d.endpoint_id = e.id and d.status in ('pending', 'delivering') and d.pending_since > ${from}::timestamptz and ${inWindow}) d
       group by 1, 2
       union all
       select e.id, ${hoursAgo}, 0, 0, 0, count(*)

@@ -84,7 +84,7 @@ beforeAll(async () => {
   await setStatus(ids[1]!, "delivered", 3);
   await setStatus(ids[2]!, "dead", 8);
   await setStatus(ids[3]!, "delivering", 1);
-  await getSql()`update deliveries set received_at = now() - interval '120 seconds' where id = ${ids[4]!}`;
+  await getSql()`update deliveries set received_at = now() - interval '120 seconds', pending_since = now() - interval '120 seconds' where id = ${ids[4]!}`;
   // billing (another organization): stored already delivered, after 2 attempts.
   const stored = await createDeliveryFixture({ ctx: globex.ctx, endpointId: billing, status: "delivered", enqueue: false });
   await getSql()`update deliveries set attempt_count = 2 where id = ${stored.id}`;

@@ -2,8 +2,9 @@
 // Nothing here grows with the deliveries table:
 //   received, delivered, dead, attempts per delivery   delivery_counters plus the events not folded in yet
 //              (written by triggers on deliveries when they happen; see lib/metrics/roll-up-delivery-counters.ts);
-//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_open_idx and
-//              deliveries_endpoint_in_flight_idx, as big as the backlog.
+//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_pending_since_idx and
+//              deliveries_endpoint_in_flight_idx, as big as the backlog. The age counts from pending_since:
+//              the receipt, or the latest replay (API.md).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 
@@ -30,7 +31,7 @@ export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.S
         coalesce(greatest(0, floor(extract(epoch from now() - open.oldest))), 0) as oldest_age
       from endpoints e
       cross join lateral (
-        select count(*) as count, min(d.received_at) as oldest
+        select count(*) as count, min(d.pending_since) as oldest
         from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
       ) open
       order by e.organization_id, e.id`;

@@ -12,7 +12,10 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
     const [existing] = await sql<{ valid: boolean }[]>`
       select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
       where c.relname = ${index.name} and c.relnamespace = current_schema()::regnamespace`;
-    if (existing?.valid) continue;
+    if (existing?.valid) {
+      await dropReplaced(sql, index);
+      continue;
+    }
     if (existing) {
       // Left INVALID by a build that was cancelled or whose process died: writers keep maintaining it, readers never use it.
       console.log(`[migrate] index ${index.name} was left invalid by an interrupted build; building it again`);
@@ -20,5 +23,15 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
     }
     console.log(`[migrate] building index ${index.name} concurrently`);
     await sql.unsafe(`create index concurrently ${quoted(index.name)} on ${index.on}`);
+    await dropReplaced(sql, index);
   }
+}
+
+/** Concurrently: a plain DROP INDEX would wait behind, and then stop, every transaction writing to the table. */
+async function dropReplaced(sql: postgres.Sql, index: OnlineIndex): Promise<void> {
+  if (!index.replaces) return;
+  const [old] = await sql`select 1 from pg_class where relname = ${index.replaces} and relnamespace = current_schema()::regnamespace and relkind = 'i'`;
+  if (!old) return;
+  console.log(`[migrate] dropping index ${index.replaces} concurrently (replaced by ${index.name})`);
+  await sql.unsafe(`drop index concurrently if exists ${quoted(index.replaces)}`);
 }

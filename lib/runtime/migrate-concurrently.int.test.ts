@@ -2,6 +2,7 @@
 // succeed and the schema is the one a single migration makes.
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { withDatabase } from "./database-url";
 import { migrateDatabase } from "./migrate";
 
@@ -39,7 +40,8 @@ describe("two processes migrate one fresh database at once", () => {
     await admin.unsafe(`create database "${name}"`);
     const url = withDatabase(inject("adminUrl"), name);
     // An online index too: two concurrent builds of one name would also collide.
-    const onlineIndexes = [{ name: "deliveries_concurrent_test_idx", on: "deliveries (endpoint_id, size_bytes)" }];
+    // With the real ones, so that the schema compares with the template's (migrated with them).
+    const onlineIndexes = [...ONLINE_INDEXES, { name: "deliveries_concurrent_test_idx", on: "deliveries (endpoint_id, size_bytes)" }];
 
     const outcomes = await Promise.allSettled([migrateDatabase(url, { onlineIndexes }), migrateDatabase(url, { onlineIndexes })]);
 
