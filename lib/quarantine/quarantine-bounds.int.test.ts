@@ -24,7 +24,7 @@ process.env.QUARANTINE_MAX_REQUESTS = String(MAX_ROWS);
 process.env.QUARANTINE_MAX_BYTES = String(MAX_BYTES);
 process.env.QUARANTINE_SOURCE_RATE = process.env.QUARANTINE_ENDPOINT_RATE = "1000000";
 process.env.QUARANTINE_SOURCE_BURST = process.env.QUARANTINE_ENDPOINT_BURST = "1000000";
-process.env.QUARANTINE_WRITE_CONCURRENCY = "32";
+process.env.QUARANTINE_WRITE_CONCURRENCY = process.env.QUARANTINE_TOTAL_WRITE_CONCURRENCY = "32";
 process.env.QUARANTINE_ENDPOINT_BYTE_RATE = "1000000000000";
 
 const github = async (org: Awaited<ReturnType<typeof createOrganizationFixture>>) => {

@@ -1,6 +1,8 @@
 // Which refused requests the quarantine keeps, decided in memory before any work: a token bucket per
 // source address per endpoint, one of requests and one of bytes per endpoint, and a cap on writes in
-// flight per process. What is
+// flight per organization in this process (one tenant's flood over many endpoints cannot take the
+// writes another tenant's refused requests need) under a ceiling for all of them (the writes share the
+// dashboard/API pool). What is
 // turned away is only counted, and the count rides along with the endpoint's next kept request
 // (quarantine_heads.not_kept), so an unsigned flood costs a map lookup per request and no statement.
 import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
@@ -13,7 +15,9 @@ export class QuarantineGate {
   private readonly byEndpoint: IngestRateLimiter;
   private readonly bytes = new Map<string, { tokens: number; at: number }>();
   private readonly notKept = new Map<string, number>();
-  private inFlight = 0;
+  /** Writes in flight by organization; an organization with none has no entry. */
+  private readonly inFlight = new Map<string, number>();
+  private totalInFlight = 0;
 
   constructor(readonly settings: QuarantineSettings) {
     this.bySource = new IngestRateLimiter({ ratePerSecond: settings.sourceRate, burst: settings.sourceBurst, maxOrganizations: 20_000 });
@@ -21,26 +25,34 @@ export class QuarantineGate {
   }
 
   /** A pass to keep one request (with the endpoint's untold count of requests not kept), or null: counted only. */
-  admit(endpointId: string, sourceIp: string | null, sizeBytes: number): { notKept: number; done: () => void } | null {
+  admit(endpoint: { id: string; organizationId: string }, sourceIp: string | null, sizeBytes: number, now = performance.now()): { notKept: number; done: () => void } | null {
+    const { id: endpointId, organizationId } = endpoint;
+    const writing = this.inFlight.get(organizationId) ?? 0;
     const admitted =
-      this.inFlight < this.settings.writeConcurrency &&
+      writing < this.settings.writeConcurrency &&
+      this.totalInFlight < this.settings.totalWriteConcurrency &&
       sizeBytes <= this.settings.maxBytes &&
-      this.bySource.take(`${endpointId} ${sourceIp ?? "unknown"}`) === 0 &&
-      this.byEndpoint.take(endpointId) === 0 &&
-      this.takeBytes(endpointId, sizeBytes);
+      this.bySource.take(`${endpointId} ${sourceIp ?? "unknown"}`, now) === 0 &&
+      this.byEndpoint.take(endpointId, now) === 0 &&
+      this.takeBytes(endpointId, sizeBytes, now);
     if (!admitted) {
       this.count(endpointId, 1);
       return null;
     }
-    this.inFlight++;
+    this.inFlight.set(organizationId, writing + 1);
+    this.totalInFlight++;
     const notKept = this.notKept.get(endpointId) ?? 0;
     this.notKept.delete(endpointId);
     let released = false;
     return {
       notKept,
       done: () => {
-        if (!released) this.inFlight--;
+        if (released) return;
         released = true;
+        this.totalInFlight--;
+        const left = (this.inFlight.get(organizationId) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(organizationId, left);
+        else this.inFlight.delete(organizationId);
       },
     };
   }

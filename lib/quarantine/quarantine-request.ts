@@ -15,7 +15,7 @@ export interface RefusedRequest extends QuarantinedRequestContent {
 /** Resolves once the request is kept, or known not to be (over a rate, too big, or the write failed). */
 export async function quarantineRequest(endpoint: { id: string; organizationId: string }, request: RefusedRequest): Promise<boolean> {
   const gate = quarantineGate();
-  const pass = gate.admit(endpoint.id, request.sourceIp, request.body.length);
+  const pass = gate.admit(endpoint, request.sourceIp, request.body.length);
   if (!pass) return false;
   try {
     const sealed = sealRequest(request);

@@ -15,8 +15,10 @@ export interface QuarantineSettings {
   endpointBurst: number;
   /** Body bytes kept per second per endpoint after a burst of maxBytes: big bodies cannot make a small rate costly. */
   endpointByteRate: number;
-  /** Quarantine writes in flight at once per web process; past it a refused request is only counted. */
+  /** Quarantine writes in flight at once per organization per web process; past it a refused request is only counted. */
   writeConcurrency: number;
+  /** All organizations' quarantine writes in flight at once per web process: they use the dashboard/API pool. */
+  totalWriteConcurrency: number;
   /** Days a quarantined request is kept (less when its organization's retention is shorter). */
   days: number;
 }
@@ -31,6 +33,7 @@ export function quarantineSettings(env: NodeJS.ProcessEnv = process.env): Quaran
     endpointBurst: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BURST, 100),
     endpointByteRate: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BYTE_RATE, 262_144),
     writeConcurrency: positiveIntegerEnv(env.QUARANTINE_WRITE_CONCURRENCY, 2),
+    totalWriteConcurrency: positiveIntegerEnv(env.QUARANTINE_TOTAL_WRITE_CONCURRENCY, 8),
     days: positiveIntegerEnv(env.QUARANTINE_DAYS, 7),
   };
 }
