@@ -5,6 +5,8 @@ import type postgres from "postgres";
 import type { OnlineIndex } from "@/db/online-indexes";
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** Progress goes to stderr: the CLI migrates too, and its stdout is its JSON answer (API.md). */
+const note = (message: string) => console.error(`[migrate] ${message}`);
 
 /** `sql` must not be inside a transaction (CONCURRENTLY refuses to run in one). */
 export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly OnlineIndex[]): Promise<void> {
@@ -18,10 +20,10 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
     }
     if (existing) {
       // Left INVALID by a build that was cancelled or whose process died: writers keep maintaining it, readers never use it.
-      console.log(`[migrate] index ${index.name} was left invalid by an interrupted build; building it again`);
+      note(`index ${index.name} was left invalid by an interrupted build; building it again`);
       await sql.unsafe(`drop index concurrently if exists ${quoted(index.name)}`);
     }
-    console.log(`[migrate] building index ${index.name} concurrently`);
+    note(`building index ${index.name} concurrently`);
     await sql.unsafe(`create index concurrently ${quoted(index.name)} on ${index.on}`);
     await dropReplaced(sql, index);
   }
@@ -32,6 +34,6 @@ async function dropReplaced(sql: postgres.Sql, index: OnlineIndex): Promise<void
   if (!index.replaces) return;
   const [old] = await sql`select 1 from pg_class where relname = ${index.replaces} and relnamespace = current_schema()::regnamespace and relkind = 'i'`;
   if (!old) return;
-  console.log(`[migrate] dropping index ${index.replaces} concurrently (replaced by ${index.name})`);
+  note(`dropping index ${index.replaces} concurrently (replaced by ${index.name})`);
   await sql.unsafe(`drop index concurrently if exists ${quoted(index.replaces)}`);
 }

@@ -50,7 +50,8 @@ async function withMigrationLock(client: postgres.Sql, fn: () => Promise<void>):
   for (let waited = false; ; waited = true) {
     const [{ locked }] = await client<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended(${MIGRATION_LOCK}, 0)) as locked`;
     if (locked) break;
-    if (!waited) console.log("[migrate] another process is migrating this database; waiting for it");
+    // stderr: the CLI migrates too, and its stdout is its JSON answer.
+    if (!waited) console.error("[migrate] another process is migrating this database; waiting for it");
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
   try {
