@@ -61,6 +61,10 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   for (const { endpoint_id: endpointId } of counted) {
     const fixed = await sql.begin(async (tx) => {
       await lockEndpointSlots(rawRunner(tx), endpointId);
+      // A finish frees its slot without that lock, in the statement that settles its delivery: hold the slot
+      // rows first, so the count below (a snapshot taken after this) sees that finish wholly or not at all.
+      // Counted while it was in flight, its slot was set back one too many, leaking it until the next sweep.
+      await tx`select 1 from endpoint_slots where endpoint_id = ${endpointId} order by shard for update`;
       // Every shard, to what its jobs' delivering rows say.
       return tx<{ shard: number; in_flight: number }[]>`
         insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
