@@ -11,20 +11,25 @@ export interface TestDestination {
   url: string;
   /** Every request received, in order. */
   requests: Array<{ headers: http.IncomingHttpHeaders; body: string }>;
-  answer(status: number): void;
+  /** From now on, answer `status`, after `delayMs`. */
+  answer(status: number, delayMs?: number): void;
   close(): Promise<void>;
 }
 
 export async function startDestination(initialStatus: number): Promise<TestDestination> {
   let status = initialStatus;
+  let delayMs = 0;
   const requests: TestDestination["requests"] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(status, { "content-type": "text/plain" });
-      res.end(status >= 400 ? "destination is down for maintenance" : "ok");
+      const [answering, after] = [status, delayMs];
+      setTimeout(() => {
+        res.writeHead(answering, { "content-type": "text/plain" });
+        res.end(answering >= 400 ? "destination is down for maintenance" : "ok");
+      }, after);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -32,7 +37,10 @@ export async function startDestination(initialStatus: number): Promise<TestDesti
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
-    answer: (next) => (status = next),
+    answer: (next, delay = 0) => {
+      status = next;
+      delayMs = delay;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -43,7 +43,8 @@ test("a failing delivery explains its schedule; replay, bury and bulk bury offer
   });
 
   await test.step("the destination recovers: the replay banner shows, then goes once the delivery is delivered", async () => {
-    destination.answer(200);
+    // Slow enough that the outcome is shown before the delivery is delivered (a fast one can beat it).
+    destination.answer(200, 3_000);
     await page.getByRole("button", { name: "Replay" }).click();
     const banner = page.getByRole("status").filter({ hasText: "Replay queued" });
     await expect(banner).toBeVisible();

@@ -25,7 +25,9 @@ export function DeliveryActions({ action, id, status, attemptCount, paused }: { 
   const standing = `${status}:${attemptCount}`;
   const [shownAt, setShownAt] = useState<{ state: DeliveryActionState; standing: string } | null>(null);
   if (state.ok && shownAt?.state !== state) setShownAt({ state, standing });
-  const current = state.ok && state.done && (shownAt?.state !== state || shownAt.standing === standing);
+  // And never once settled otherwise: the worker may have delivered a replay before its outcome was first shown.
+  const stillAsLeft = state.done === "bury" ? status === "dead" : status === "pending" || status === "delivering";
+  const current = state.ok && state.done && stillAsLeft && (shownAt?.state !== state || shownAt.standing === standing);
   const done = current ? (state.done === "replay" && paused ? "replayPaused" : state.done!) : null;
   return (
     <form action={formAction} className="space-y-2">
