@@ -48,7 +48,8 @@ export const memberships = pgTable(
   {
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
     userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
-    role: text({ enum: ["owner", "member"] }).notNull(),
+    /** lib/access/roles.ts says what each role may do. */
+    role: text({ enum: ["owner", "admin", "viewer"] }).notNull(),
     createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index().on(t.userId)],
@@ -64,6 +65,10 @@ export const apiKeys = pgTable(
     prefix: text().notNull(),
     /** sha256 of the whole key; keys are 256-bit random, so a fast hash is enough. */
     keyHash: text().notNull().unique(),
+    /** What the key may do (lib/access/roles.ts); keys made before roles existed are owner keys. */
+    role: text({ enum: ["owner", "admin", "viewer"] }).notNull().default("admin"),
+    /** The member who created it in the dashboard; null for the CLI's keys and after the user is gone. */
+    createdByUserId: text().references(() => users.id, { onDelete: "set null" }),
     createdAt: tstz().notNull().defaultNow(),
     lastUsedAt: tstz(),
     revokedAt: tstz(),
@@ -286,3 +291,4 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
 export * from "./schema/alerts";
 export * from "./schema/auth";
 export * from "./schema/quarantine";
+export * from "./schema/teams";

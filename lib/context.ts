@@ -1,9 +1,12 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx, type Tx } from "@/db";
 
+import type { Role } from "@/lib/access/roles";
+
+/** Who acts: a member (with their role in ctx's organization), an API key (with its role), or the system itself. */
 export type Actor =
-  | { type: "user"; userId: string }
-  | { type: "api_key"; apiKeyId: string }
+  | { type: "user"; userId: string; role: Role }
+  | { type: "api_key"; apiKeyId: string; role: Role }
   | { type: "system" };
 
 /** What every tenant-scoped verb needs: whose data, who acts, and the db (or the caller's transaction). */
@@ -11,10 +14,12 @@ export interface Ctx {
   organizationId: string;
   actor: Actor;
   db: DbOrTx;
+  /** The address the request came from (lib/http/client-address.ts), for the audit log; none for the system. */
+  ip?: string | null;
 }
 
-export function createCtx(organizationId: string, actor: Actor, db: DbOrTx = getDb()): Ctx {
-  return { organizationId, actor, db };
+export function createCtx(organizationId: string, actor: Actor, db: DbOrTx = getDb(), ip: string | null = null): Ctx {
+  return { organizationId, actor, db, ip };
 }
 
 /** Runs fn in a transaction, reusing the caller's when ctx already holds one. */

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | "validation_error"
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "conflict"
   | "attempt_in_flight"
@@ -41,6 +42,13 @@ export class ValidationError extends DomainError {
 export class UnauthorizedError extends DomainError {
   constructor(message = "A valid API key is required (Authorization: Bearer <key>).") {
     super("unauthorized", 401, message);
+  }
+}
+
+/** The caller's role may not do this (lib/access/roles.ts). Always 403. */
+export class ForbiddenError extends DomainError {
+  constructor(message = "Your role in this organization does not allow this.") {
+    super("forbidden", 403, message);
   }
 }
 

@@ -10,8 +10,8 @@ process.env.APP_URL ??= "http://inbox.test";
 export async function createOrganizationFixture(name = "Acme") {
   const email = `owner-${randomBytes(6).toString("hex")}@example.test`;
   const { organizationId, userId } = await createOrganizationWithOwner({ email, password: "a-long-test-password", organizationName: name });
-  const ctx = createCtx(organizationId, { type: "user", userId });
-  const { apiKey } = await createApiKey({ ctx, input: { name: "test" } });
+  const ctx = createCtx(organizationId, { type: "user", userId, role: "owner" });
+  const { apiKey } = await createApiKey({ ctx, input: { name: "test", role: "owner" } });
   return { organizationId, userId, email, apiKey, ctx };
 }
 

@@ -41,7 +41,7 @@ export async function addMember(organizationId: string): Promise<string> {
   const userId = newId("usr");
   // Never signs in, so no real password hash is needed (and none is slow to make).
   await getDb().insert(users).values({ id: userId, email, passwordHash: "none" });
-  await getDb().insert(memberships).values({ organizationId, userId, role: "member" });
+  await getDb().insert(memberships).values({ organizationId, userId, role: "admin" });
   return email;
 }
 

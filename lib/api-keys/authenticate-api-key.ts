@@ -1,14 +1,15 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { getDb } from "@/db";
 import { apiKeys } from "@/db/schema";
+import type { Role } from "@/lib/access/roles";
 import { hashApiKey } from "./api-key-format";
 
 /** A bearer key → its organization, or null for an unknown or revoked key. */
-export async function authenticateApiKey(key: string): Promise<{ organizationId: string; apiKeyId: string } | null> {
+export async function authenticateApiKey(key: string): Promise<{ organizationId: string; apiKeyId: string; role: Role } | null> {
   if (!key.startsWith("inbox_sk_") || key.length > 100) return null;
   const db = getDb();
   const [row] = await db
-    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId })
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, role: apiKeys.role })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)))
     .limit(1);
@@ -20,5 +21,5 @@ export async function authenticateApiKey(key: string): Promise<{ organizationId:
     .set({ lastUsedAt: new Date() })
     .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))))
     .catch(() => {});
-  return { organizationId: row.organizationId, apiKeyId: row.id };
+  return { organizationId: row.organizationId, apiKeyId: row.id, role: row.role };
 }

@@ -12,11 +12,14 @@ import { checkSession } from "./sessions/check-session";
 import { endSession } from "./sessions/end-session";
 import { SESSION_DAYS, startSession } from "./sessions/start-session";
 import { SignInRefused } from "./sign-in-refused";
+import type { Role } from "@/lib/access/roles";
 
 declare module "next-auth" {
   interface Session {
     userId?: string;
     organizationId?: string;
+    /** The user's role in organizationId, checked on every request. */
+    role?: Role;
     sessionId?: string;
     /** The session could not be checked (database unavailable): neither signed in nor signed out. */
     sessionCheckFailed?: boolean;
@@ -59,7 +62,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         const live = await checkSession(token.sid);
         if (!live) return null; // Auth.js clears the cookie
         const { checkFailed: _, ...rest } = token;
-        return { ...rest, userId: live.userId, organizationId: live.organizationId };
+        return { ...rest, userId: live.userId, organizationId: live.organizationId, role: live.role };
       } catch (error) {
         // The database is unreachable: keep the cookie (a blip must not sign everyone out) but open nothing.
         console.error("[auth] session check failed:", (error as { code?: string }).code ?? (error as Error).name);
@@ -72,6 +75,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         ...session,
         userId: token.userId as string | undefined,
         organizationId: token.organizationId as string | undefined,
+        role: token.role as Role | undefined,
         sessionId: token.sid as string | undefined,
       };
     },

@@ -1,7 +1,9 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import type { Role } from "@/lib/access/roles";
 import { createCtx, type Ctx } from "@/lib/context";
+import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { loginPath, REQUESTED_PATH_HEADER } from "./return-path";
 
@@ -11,6 +13,7 @@ const currentSession = cache(() => auth());
 export interface DashboardSession {
   userId: string;
   organizationId: string;
+  role: Role;
   sessionId: string;
 }
 
@@ -22,12 +25,13 @@ export interface DashboardSession {
 export async function requireDashboardSession(): Promise<DashboardSession> {
   const session = await currentSession();
   if (session?.sessionCheckFailed) throw new Error("The session could not be checked; the database may be unavailable.");
-  if (!session?.organizationId || !session.userId || !session.sessionId) redirect(loginPath((await headers()).get(REQUESTED_PATH_HEADER)));
-  return { userId: session.userId, organizationId: session.organizationId, sessionId: session.sessionId };
+  if (!session?.organizationId || !session.userId || !session.sessionId || !session.role) redirect(loginPath((await headers()).get(REQUESTED_PATH_HEADER)));
+  return { userId: session.userId, organizationId: session.organizationId, role: session.role, sessionId: session.sessionId };
 }
 
 /** The signed-in user's tenant ctx for dashboard pages and actions; no live session → the login page. */
-export async function requireDashboardCtx(): Promise<Ctx & { actor: { type: "user"; userId: string } }> {
-  const { organizationId, userId } = await requireDashboardSession();
-  return createCtx(organizationId, { type: "user", userId }) as Ctx & { actor: { type: "user"; userId: string } };
+export async function requireDashboardCtx(): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
+  const { organizationId, userId, role } = await requireDashboardSession();
+  const ip = clientAddress(await headers());
+  return createCtx(organizationId, { type: "user", userId, role }, undefined, ip) as Ctx & { actor: { type: "user"; userId: string; role: Role } };
 }

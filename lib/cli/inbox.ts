@@ -13,7 +13,7 @@ const USAGE = `Usage:
   npm run inbox -- org:create --name NAME --email EMAIL --password PASSWORD
       Creates an organization, its owner (who signs in with EMAIL and PASSWORD) and an API key.
       Prints {"organizationId", "userId", "apiKey"}.
-  npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME]
+  npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME] [--role owner|admin|viewer]  (default admin)
       Creates another API key for the organization. Prints {"apiKey"}.
   npm run inbox -- --help
       This text.
@@ -33,19 +33,19 @@ async function main(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, org: { type: "string" } },
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, org: { type: "string" }, role: { type: "string" } },
     strict: true,
   });
   if (command === "org:create") {
     required(values, "name", "email", "password");
     const { organizationId, userId } = await createOrganizationWithOwner({ organizationName: values.name!, email: values.email!, password: values.password! });
-    const { apiKey } = await createApiKey({ ctx: createCtx(organizationId, { type: "system" }), input: { name: "CLI bootstrap" } });
+    const { apiKey } = await createApiKey({ ctx: createCtx(organizationId, { type: "system" }), input: { name: "CLI bootstrap", role: "owner" } });
     return { organizationId, userId, apiKey };
   }
   if (command === "apikey:create") {
     required(values, "org");
     if (!(await organizationExists(values.org!))) throw new UsageError(`No organization ${values.org}.`);
-    const { apiKey } = await createApiKey({ ctx: createCtx(values.org!, { type: "system" }), input: { name: values.name ?? "CLI" } });
+    const { apiKey } = await createApiKey({ ctx: createCtx(values.org!, { type: "system" }), input: { name: values.name ?? "CLI", role: values.role } });
     return { apiKey };
   }
   throw new UsageError(command ? `Unknown command ${command}.` : "No command given.");

@@ -4,6 +4,7 @@
 // our id format gets 404 before any query; the database out of reach gets 503 (error-response.ts).
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
+import { clientAddress } from "./client-address";
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { isId, type IdPrefix } from "@/lib/ids";
 import { assertStorableText } from "@/lib/validation";
@@ -31,7 +32,7 @@ export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>
       const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
       const principal = key ? await authenticateApiKey(key) : null;
       if (!principal) throw new UnauthorizedError();
-      const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId });
+      const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId, role: principal.role }, undefined, clientAddress(request.headers));
       const params = (await context.params) ?? ({} as P);
       const query = new URL(request.url).searchParams;
       for (const [name, value] of Object.entries(params)) assertStorableText(value, `The path parameter ${name}`);

@@ -1,8 +1,11 @@
 import { getSql } from "@/db";
+import type { Role } from "@/lib/access/roles";
 
 export interface LiveSession {
   userId: string;
   organizationId: string;
+  /** The user's role in that organization, read on every request: a changed role applies at once. */
+  role: Role;
 }
 
 /**
@@ -11,9 +14,9 @@ export interface LiveSession {
  * (sessions.id, memberships (organization_id, user_id)); it refreshes last_seen_at at most once a minute.
  */
 export async function checkSession(sessionId: string): Promise<LiveSession | null> {
-  const [row] = await getSql()<{ user_id: string; organization_id: string }[]>`
+  const [row] = await getSql()<{ user_id: string; organization_id: string; role: Role }[]>`
     with live as (
-      select s.id, s.user_id, s.organization_id, s.last_seen_at
+      select s.id, s.user_id, s.organization_id, s.last_seen_at, m.role
       from sessions s
       join memberships m on m.organization_id = s.organization_id and m.user_id = s.user_id
       where s.id = ${sessionId} and s.expires_at > now()
@@ -22,6 +25,6 @@ export async function checkSession(sessionId: string): Promise<LiveSession | nul
       from live where sessions.id = live.id and live.last_seen_at < now() - interval '1 minute'
       returning 1
     )
-    select user_id, organization_id from live`;
-  return row ? { userId: row.user_id, organizationId: row.organization_id } : null;
+    select user_id, organization_id, role from live`;
+  return row ? { userId: row.user_id, organizationId: row.organization_id, role: row.role } : null;
 }

@@ -138,7 +138,7 @@ describe("last_seen_at is refreshed at most once a minute", () => {
     const seen = async () => ((await getSql()`select last_seen_at from sessions where id = ${id!}`)[0]!.last_seen_at as Date).getTime();
     await getSql()`update sessions set last_seen_at = now() - interval '2 minutes' where id = ${id!}`;
     const before = await seen();
-    expect(await checkSession(id!)).toEqual({ userId: owner.userId, organizationId: owner.organizationId });
+    expect(await checkSession(id!)).toEqual({ userId: owner.userId, organizationId: owner.organizationId, role: "owner" });
     const refreshed = await seen();
     expect(refreshed).toBeGreaterThan(before + 60_000);
     await checkSession(id!);

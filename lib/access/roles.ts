@@ -1,0 +1,33 @@
+// What each role may do (API.md "Organization, members, roles"): the one table every REST route,
+// server action and page asks, through can() and requirePermission().
+import type { Ctx } from "@/lib/context";
+import { ForbiddenError } from "@/lib/errors";
+
+export const ROLES = ["owner", "admin", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * read: see anything in the organization. change: endpoints, deliveries, API keys, organization
+ * settings. manage_members: members and invitations. delete_organization: what it says.
+ */
+export type Permission = "read" | "change" | "manage_members" | "delete_organization";
+
+const GRANTS: Record<Role, ReadonlySet<Permission>> = {
+  owner: new Set(["read", "change", "manage_members", "delete_organization"]),
+  admin: new Set(["read", "change"]),
+  viewer: new Set(["read"]),
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** The system (jobs, the CLI) may do everything; a person or key as their role allows. */
+export function can(actor: Ctx["actor"], permission: Permission): boolean {
+  return actor.type === "system" || GRANTS[actor.role].has(permission);
+}
+
+/** Throws 403 `forbidden` unless ctx's actor may do it. */
+export function requirePermission(ctx: Pick<Ctx, "actor">, permission: Permission): void {
+  if (!can(ctx.actor, permission)) throw new ForbiddenError();
+}
