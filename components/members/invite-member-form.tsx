@@ -1,6 +1,6 @@
 "use client";
 // Invite by email with a role. After an error the form keeps what was typed; after a success it clears
-// and says where the mail went.
+// and says where the mail went. (A select takes a new defaultValue only when mounted anew: the key.)
 
 import { useActionState } from "react";
 import type { FormState } from "@/lib/auth/form-action";
@@ -22,7 +22,7 @@ export function InviteMemberForm({ action }: { action: (state: State, form: Form
           <Field label="Email" name="email" type="email" required autoComplete="off" defaultValue={state.values?.email} />
         </div>
         <div className="w-40">
-          <SelectField label="Role" name="role" options={ROLE_OPTIONS} defaultValue={state.values?.role ?? "viewer"} />
+          <SelectField label="Role" name="role" options={ROLE_OPTIONS} defaultValue={state.values?.role ?? "viewer"} key={state.values?.role ?? "viewer"} />
         </div>
         <Button type="submit" disabled={pending}>Send invitation</Button>
       </div>
