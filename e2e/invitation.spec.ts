@@ -18,12 +18,12 @@ async function inviteFromMembersPage(page: Page, email: string, role: "Owner" | 
   await expect(page.getByTestId("invitation").filter({ hasText: email })).toContainText(role.toLowerCase());
 }
 
-/** The link in the invitation mail, as the dev Mailbox shows it. */
-async function linkFromMailbox(page: Page, email: string): Promise<string> {
+/** The link in the latest invitation mail to `email`, as the dev Mailbox shows it (newest first); `count`: mails to them so far. */
+async function linkFromMailbox(page: Page, email: string, count = 1): Promise<string> {
   await page.goto("/mailbox");
-  const mail = page.getByRole("listitem").filter({ hasText: `to ${email}` });
-  await expect(mail).toHaveCount(1);
-  const body = (await mail.locator("pre").textContent()) ?? "";
+  const mails = page.getByRole("listitem").filter({ hasText: `to ${email}` });
+  await expect(mails).toHaveCount(count);
+  const body = (await mails.first().locator("pre").textContent()) ?? "";
   const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(body)?.[0];
   expect(link, body).toBeDefined();
   return link!;
@@ -122,4 +122,23 @@ test("owners change roles and remove members; the last owner stays; a link opene
   await page.getByRole("button", { name: `Remove ${other}` }).click();
   await page.getByRole("button", { name: `Yes, remove ${other}` }).click();
   await expect(page.getByTestId("member").filter({ hasText: other })).toHaveCount(0);
+
+  // Invited again, the account (now in no organization) signs in from the link and joins in one step.
+  await inviteFromMembersPage(page, other, "Viewer");
+  const again = await linkFromMailbox(page, other, 2);
+  expect(again).not.toBe(link);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await page.goto(again);
+  const signIn = page.getByRole("form", { name: "Sign in" });
+  await expect(signIn.getByLabel("Email")).toHaveValue(other);
+  await signIn.getByLabel("Password").fill("not-the-password");
+  await signIn.getByRole("button", { name: "Sign in and join Roles Co" }).click();
+  await expect(signIn.getByRole("alert")).toHaveText("Wrong email or password.");
+  await signIn.getByLabel("Password").fill(E2E_PASSWORD);
+  await signIn.getByRole("button", { name: "Sign in and join Roles Co" }).click();
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByTestId("organization-name")).toContainText("Roles Co");
+  await page.goto("/members");
+  await expect(page.getByTestId("member").filter({ hasText: other }).getByTestId("member-role")).toHaveText("viewer");
 });

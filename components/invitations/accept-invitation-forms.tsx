@@ -31,17 +31,17 @@ export function SignUpThroughInvitationForm({ token, email, organizationName, ac
   );
 }
 
-export function SignInToAcceptForm({ token, email, action }: Props) {
+export function SignInToAcceptForm({ token, email, organizationName, action }: Props) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
     <form action={formAction} className="space-y-4" aria-label="Sign in">
       <h2 className="text-base font-semibold">Sign in to accept</h2>
-      <p className="text-sm text-slate-600">{email} already has an account: sign in with it, then join.</p>
+      <p className="text-sm text-slate-600">{email} already has an account: signing in with it joins {organizationName}.</p>
       {state.error ? <Alert>{state.error}</Alert> : null}
       <input type="hidden" name="token" value={token} />
       <Field label="Email" name="email" type="email" value={email} readOnly autoComplete="email" />
       <Field label="Password" name="password" type="password" required autoComplete="current-password" />
-      <Button type="submit" disabled={pending} className="w-full">Sign in</Button>
+      <Button type="submit" disabled={pending} className="w-full">Sign in and join {organizationName}</Button>
     </form>
   );
 }

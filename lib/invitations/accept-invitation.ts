@@ -7,11 +7,12 @@ import { tokenHashOf } from "./invitation-token";
 import { joinOrganization } from "./join-organization";
 
 /**
- * A signed-in user accepts the invitation behind `token`: they join with the invited role, and the
- * session they accept from moves to that organization, in one transaction. The invitation must be for
- * their own email.
+ * An existing account accepts the invitation behind `token`: it joins with the invited role and, when
+ * accepted from a signed-in session, that session moves to the organization, in one transaction.
+ * Without a session (signing in from the link, lib/auth/auth.ts) the new session starts there. The
+ * invitation must be for the account's own email.
  */
-export async function acceptInvitation(input: { token: string; userId: string; sessionId: string; ip?: string | null }): Promise<{ organizationId: string }> {
+export async function acceptInvitation(input: { token: string; userId: string; sessionId?: string; ip?: string | null }): Promise<{ organizationId: string }> {
   return getDb().transaction(async (tx) => {
     const invitation = await pendingInvitation(tx, tokenHashOf(input.token), { lock: true });
     const [user] = await tx.execute<{ email: string }>(sql`select email from users where id = ${input.userId}`);
@@ -19,7 +20,7 @@ export async function acceptInvitation(input: { token: string; userId: string; s
       throw new ConflictError(`This invitation is for ${invitation.email}; you are signed in as ${user?.email ?? "someone else"}.`);
     }
     await joinOrganization(tx, { invitation, userId: input.userId, ip: input.ip });
-    await switchSessionOrganization(tx, { sessionId: input.sessionId, userId: input.userId, organizationId: invitation.organizationId });
+    if (input.sessionId) await switchSessionOrganization(tx, { sessionId: input.sessionId, userId: input.userId, organizationId: invitation.organizationId });
     return { organizationId: invitation.organizationId };
   });
 }

@@ -21,9 +21,9 @@ export async function signUpThroughInvitationAction(_: FormState, form: FormData
   }, form);
 }
 
-/** Signs in and comes back to the invite page, which then offers to join. */
+/** Signs in and joins in one step (the sign-in accepts the invitation), landing in the organization. */
 export async function signInToAcceptAction(_: FormState, form: FormData): Promise<FormState> {
-  return runFormAction(() => signInWithPassword(field(form, "email"), field(form, "password"), invitePath(field(form, "token"))), form);
+  return runFormAction(() => signInWithPassword(field(form, "email"), field(form, "password"), "/overview", { invitationToken: field(form, "token") }), form);
 }
 
 export async function joinOrganizationAction(_: FormState, form: FormData): Promise<FormState> {
