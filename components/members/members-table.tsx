@@ -35,7 +35,7 @@ function MemberItem({ member, you, canManage, changeRoleAction, removeAction }: 
         {changed.error ? <div className="mt-1"><Alert>{changed.error}</Alert></div> : null}
         {removed.error ? <div className="mt-1"><Alert>{removed.error}</Alert></div> : null}
       </td>
-      <td className={`${stacked.cell} py-2 pr-3 max-md:order-2`} data-testid="member-role">
+      <td className={`${stacked.cell} py-2 pr-3 max-md:order-2 max-md:col-span-2`} data-testid="member-role">
         {canManage ? (
           <form action={changeFormAction} className="flex items-center gap-2">
             <input type="hidden" name="userId" value={member.userId} />
@@ -48,7 +48,7 @@ function MemberItem({ member, you, canManage, changeRoleAction, removeAction }: 
           <span className="capitalize">{member.role}</span>
         )}
       </td>
-      <td className={`${stacked.cell} py-2 pr-3 text-xs max-md:order-3`}><CellLabel>Joined</CellLabel><Utc iso={member.joinedAt} /></td>
+      <td className={`${stacked.cell} py-2 pr-3 text-xs max-md:order-3 max-md:col-span-2`}><CellLabel>Joined</CellLabel><Utc iso={member.joinedAt} /></td>
       {canManage ? (
         <td className={`${stacked.cell} py-2 text-right max-md:order-4 max-md:col-span-2 max-md:text-left`}>
           {asking ? (

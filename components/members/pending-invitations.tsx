@@ -37,7 +37,7 @@ export function PendingInvitations({ invitations, withdrawAction }: { invitation
             <tr key={invitation.id} data-testid="invitation" className={stacked.row}>
               <td className={`${stacked.cell} py-2 pr-3 font-medium break-words max-md:order-1 max-md:col-span-2`}>{invitation.email}</td>
               <td className={`${stacked.cell} py-2 pr-3 capitalize max-md:order-2`}>{invitation.role}</td>
-              <td className={`${stacked.cell} py-2 pr-3 text-xs max-md:order-3`}>
+              <td className={`${stacked.cell} py-2 pr-3 text-xs max-md:order-3 max-md:col-span-2`}>
                 <CellLabel>Expires</CellLabel>
                 <time dateTime={invitation.expiresAt} className="whitespace-nowrap">{`${invitation.expiresAt.slice(0, 16).replace("T", " ")} UTC`}</time>
               </td>

@@ -7,6 +7,7 @@ import * as invitationRoute from "@/app/api/v1/invitations/[id]/route";
 import * as invitationsRoute from "@/app/api/v1/invitations/route";
 import { getSql } from "@/db";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { authenticateUser } from "@/lib/organizations/authenticate-user";
 import { checkSession } from "@/lib/auth/sessions/check-session";
 import { startSession } from "@/lib/auth/sessions/start-session";
 import { newId } from "@/lib/ids";
@@ -216,6 +217,15 @@ describe("accepting an invitation", () => {
     }
     const accounts = await getSql()`select email from users where email in (${withdrawn.email}, ${expired.email})`;
     expect(accounts).toEqual([]);
+  });
+
+  it("an account removed from every organization still authenticates, with no organization (sign-in lets it in only with an invitation)", async () => {
+    const { userId, email } = await acceptInvitationWithNewAccount({ token: (await invited(acme, "viewer")).token, password: PASSWORD });
+    await getSql()`delete from memberships where user_id = ${userId}`;
+    expect(await authenticateUser({ email, password: PASSWORD, address: null })).toMatchObject({ userId, organizationId: null });
+    const { token } = await invited(acme, "admin", email);
+    expect(await acceptInvitation({ token, userId })).toEqual({ organizationId: acme.organizationId });
+    expect(await authenticateUser({ email, password: PASSWORD, address: null })).toMatchObject({ userId, organizationId: acme.organizationId });
   });
 
   it("a weak password is refused before anything is made, and the link still works", async () => {

@@ -44,7 +44,7 @@ export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown })
         role,
         tokenHash,
         invitedByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-        expiresAt: sql`now() + make_interval(days => ${INVITATION_VALID_DAYS})` as unknown as Date,
+        expiresAt: sql`now() + make_interval(days => ${INVITATION_VALID_DAYS})`,
       })
       .returning();
     const mail = renderInvitationMail({

@@ -14,7 +14,7 @@ export async function withdrawInvitation({ ctx, input }: { ctx: Ctx; input: { id
   const id = idOrNotFound("inv", input.id, "Invitation");
   const withdrawn = await ctx.db
     .update(invitations)
-    .set({ withdrawnAt: sql`now()` as unknown as Date })
+    .set({ withdrawnAt: sql`now()` })
     .where(and(eq(invitations.id, id), eq(invitations.organizationId, ctx.organizationId), isNull(invitations.acceptedAt), isNull(invitations.withdrawnAt)))
     .returning({ id: invitations.id });
   if (withdrawn.length === 0) throw new NotFoundError("Invitation");
