@@ -1,7 +1,8 @@
 // An owner invites a new address from the Members page; the link is read from the dev Mailbox (no
 // SMTP_URL in e2e); in a fresh browser the invitee signs up through it and lands in the inviting
 // organization with the invited role. Also: a refused invite keeps its fields, a used link says so,
-// and someone signed in as another address is told so and offered sign-out.
+// someone signed in as another address is told so and offered sign-out, and an existing account
+// joins by signing in from the link, or with Join when already signed in.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PASSWORD, signUp } from "./dashboard-helpers";
@@ -141,4 +142,26 @@ test("owners change roles and remove members; the last owner stays; a link opene
   await expect(page.getByTestId("organization-name")).toContainText("Roles Co");
   await page.goto("/members");
   await expect(page.getByTestId("member").filter({ hasText: other }).getByTestId("member-role")).toHaveText("viewer");
+});
+
+test("someone signed in with the invited address presses Join, and their session moves to the inviting organization", async ({ page, browser }) => {
+  await signUp(page, "Join Co");
+  const other = await browser.newContext();
+  try {
+    const invitee = await other.newPage();
+    const inviteeEmail = await signUp(invitee, "Home Co");
+    await expect(invitee.getByTestId("organization-name")).toContainText("Home Co");
+
+    await inviteFromMembersPage(page, inviteeEmail, "Viewer");
+    const link = await linkFromMailbox(page, inviteeEmail);
+
+    await invitee.goto(link);
+    await invitee.getByRole("button", { name: "Join Join Co as viewer" }).click();
+    await expect(invitee).toHaveURL(/\/overview$/);
+    await expect(invitee.getByTestId("organization-name")).toContainText("Join Co");
+    await invitee.goto("/members");
+    await expect(invitee.getByTestId("member").filter({ hasText: inviteeEmail }).getByTestId("member-role")).toHaveText("viewer");
+  } finally {
+    await other.close();
+  }
 });
