@@ -67,13 +67,14 @@ test.afterAll(async () => {
   await destination?.close();
 });
 
-test("signed out: the landing page, sign-in, sign-up, a 404 and a confirmation link pass axe and fit 390 px", async () => {
+test("signed out: the landing page, sign-in, sign-up, a 404, a confirmation link and an invitation link pass axe and fit 390 px", async () => {
   for (const check of [
     { name: "landing", path: "/" },
     { name: "login", path: "/login" },
     { name: "signup", path: "/signup" },
     { name: "not-found", path: "/no-such-page" },
     { name: "confirm-alert-email", path: "/confirm-alert-email/not-a-token" },
+    { name: "invite", path: "/invite/not-a-token" },
   ]) {
     await checkPage(page, check);
   }
@@ -134,6 +135,7 @@ test("signed in, the lists pass axe, and at 390 px read without sideways scrolli
     { name: "endpoints", path: "/endpoints", rows: { selector: "[data-testid=endpoint-item]", parts: ["[data-testid=endpoint-state]", "[data-testid=provider]"] } },
     { name: "api-keys", path: "/api-keys", rows: { selector: "[data-testid=api-key]", parts: ["[data-testid=key-status]", "time"] } },
     { name: "mailbox", path: "/mailbox" },
+    { name: "members", path: "/members", rows: { selector: "[data-testid=member]", parts: ["[data-testid=member-role]", "time"] } },
   ]) {
     await checkPage(page, check);
   }

@@ -9,6 +9,7 @@ const nav = [
   { href: "/deliveries", label: "Deliveries" },
   { href: "/endpoints", label: "Endpoints" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/members", label: "Members" },
   { href: "/mailbox", label: "Mailbox" },
   { href: "/settings", label: "Settings" },
   { href: "/account", label: "Account" },

@@ -4,8 +4,9 @@
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { PasswordHashingBusyError } from "@/lib/crypto/password";
-import { TooManyRequestsError } from "@/lib/errors";
+import { DomainError, TooManyRequestsError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
+import { acceptInvitation } from "@/lib/invitations/accept-invitation";
 import { authenticateUser } from "@/lib/organizations/authenticate-user";
 import { describeError } from "@/lib/logging/describe-error";
 import { checkSession } from "./sessions/check-session";
@@ -37,14 +38,22 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   pages: { signIn: "/login" },
   providers: [
     Credentials({
-      credentials: { email: { type: "email" }, password: { type: "password" } },
+      // invitationToken: signing in from an invitation link (app/invite/[token]) joins first and works there.
+      credentials: { email: { type: "email" }, password: { type: "password" }, invitationToken: { type: "text" } },
       async authorize(credentials, request) {
         try {
-          const user = await authenticateUser({ email: credentials?.email, password: credentials?.password, address: clientAddress(request.headers) });
-          return user ? { id: user.userId, email: user.email, name: user.name, organizationId: user.organizationId } : null;
+          const address = clientAddress(request.headers);
+          const user = await authenticateUser({ email: credentials?.email, password: credentials?.password, address });
+          if (!user) return null;
+          const organizationId = credentials?.invitationToken
+            ? (await acceptInvitation({ token: String(credentials.invitationToken), userId: user.userId, ip: address })).organizationId
+            : user.organizationId;
+          // An account in no organization has nowhere to work: only an invitation lets it in.
+          return organizationId ? { id: user.userId, email: user.email, name: user.name, organizationId } : null;
         } catch (error) {
           if (error instanceof TooManyRequestsError) throw new SignInRefused(error.message, "too_many_attempts");
           if (error instanceof PasswordHashingBusyError) throw new SignInRefused(error.message, "busy");
+          if (error instanceof DomainError) throw new SignInRefused(error.message, "invitation");
           throw error;
         }
       },

@@ -1,8 +1,6 @@
 import { passwordProblem } from "@/lib/crypto/password";
-import { TooManyRequestsError } from "@/lib/errors";
 import { createOrganizationWithOwner, SignUpInput } from "@/lib/organizations/create-organization-with-owner";
-import { countAttempt } from "./throttle/count-attempt";
-import { addressKey, minutesText, signUpBucket } from "./throttle/limits";
+import { countSignUp } from "./throttle/count-sign-up";
 
 /**
  * Sign-up from the dashboard, throttled per source address. Input that would be refused anyway (bad
@@ -11,12 +9,6 @@ import { addressKey, minutesText, signUpBucket } from "./throttle/limits";
  */
 export async function registerAccount(input: SignUpInput, address: string | null) {
   const parsed = SignUpInput.safeParse(input);
-  const key = addressKey(address);
-  if (parsed.success && !passwordProblem(parsed.data.password) && key) {
-    const refusal = await countAttempt([signUpBucket(key)]);
-    if (refusal) {
-      throw new TooManyRequestsError("rate_limited", `Too many sign-ups from this address; try again in ${minutesText(refusal.retryAfterSeconds)}.`, Math.ceil(refusal.retryAfterSeconds));
-    }
-  }
+  if (parsed.success && !passwordProblem(parsed.data.password)) await countSignUp(address);
   return createOrganizationWithOwner(input);
 }

@@ -71,6 +71,9 @@ describe("describeError keeps parameters, details and URL credentials out of the
     expectClean(redactLogText(`Failed task 12 (deliver) with error 'Failed query: select $1\nparams: ${SECRET}'`));
     expectClean(redactLogText(`Failed task 12 (deliver) with error 'invalid input syntax for type integer: "${SECRET}"'`));
     expect(redactLogText('invalid byte sequence for encoding "UTF8": 0x00 0xff')).toBe('invalid byte sequence for encoding "UTF8" (value not logged)');
+    const token = "Ab3_-".repeat(8) + "xyz";
+    expect(redactLogText(`GET http://inbox.test/invite/${token} failed`)).toBe("GET http://inbox.test/invite/(token not logged) failed");
+    expect(redactLogText(`/confirm-alert-email/${token}?x`)).toBe("/confirm-alert-email/(token not logged)?x");
     expect(describeError("plain text")).toBe("plain text");
     expect(describeError({ query: SECRET })).toBe("a thrown object (not logged)");
   });

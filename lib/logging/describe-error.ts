@@ -66,9 +66,13 @@ export function redactLogText(text: string): string {
     text
       .replace(/Failed query: [\s\S]*?\nparams: [^\n]*/g, "Failed query (statement and parameters not logged)")
       // PostgreSQL's data-exception messages quoting the value (what describeError cuts by SQLSTATE).
-      .replace(QUOTED_VALUE, "$1 (value not logged)"),
+      .replace(QUOTED_VALUE, "$1 (value not logged)")
+      // A link's token in a path (an invitation, an alert-email confirmation) opens what it names.
+      .replace(LINK_TOKEN, "$1(token not logged)"),
   );
 }
+
+const LINK_TOKEN = /(\/(?:invite|confirm-alert-email)\/)[A-Za-z0-9_-]{43}/g;
 
 const QUOTED_VALUE =
   /(invalid input syntax for type [^:\n]+|invalid input value for enum [^:\n]+|date\/time field value out of range|invalid byte sequence for encoding "[^"\n]+"): (?:"[^"\n]*"|0x[0-9a-f]+(?: 0x[0-9a-f]+)*)/gi;
