@@ -28,8 +28,8 @@ export async function listAuditLog({ ctx, input }: { ctx: Ctx; input: AuditLogFi
   if (input.action) conditions.push(sql`${auditLog.action} = ${input.action}`);
   if (input.actorType) conditions.push(sql`${auditLog.actorType} = ${input.actorType}`);
   if (input.actorId) conditions.push(sql`${auditLog.actorId} = ${input.actorId}`);
-  if (input.since) conditions.push(sql`${auditLog.at} >= ${new Date(input.since)}`);
-  if (input.until) conditions.push(sql`${auditLog.at} <= ${new Date(input.until)}`);
+  if (input.since) conditions.push(sql`${auditLog.at} >= ${new Date(input.since).toISOString()}::timestamptz`);
+  if (input.until) conditions.push(sql`${auditLog.at} <= ${new Date(input.until).toISOString()}::timestamptz`);
   if (cursor) conditions.push(sql`(${auditLog.at}, ${auditLog.id}) < (${cursor.atText}::timestamptz, ${cursor.id})`);
   const rows = await ctx.db
     .select({
