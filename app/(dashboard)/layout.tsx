@@ -10,6 +10,7 @@ const nav = [
   { href: "/endpoints", label: "Endpoints" },
   { href: "/api-keys", label: "API keys" },
   { href: "/mailbox", label: "Mailbox" },
+  { href: "/audit-log", label: "Audit log" },
   { href: "/settings", label: "Settings" },
   { href: "/account", label: "Account" },
 ] as const;
