@@ -16,7 +16,7 @@ export async function deleteExpiredAuditEntries({ ctx, input }: { ctx: Ctx; inpu
         select a.id from audit_log a
         where a.organization_id = ${ctx.organizationId}
           and a.at < now() - make_interval(days => ${AUDIT_RETENTION_DAYS}::int)
-        order by a.at
+        order by a.at nulls first -- audit_log_org_at_idx (at desc nulls last) walked backward: no sort
         limit ${input.limit}
         for update skip locked))
       returning 1
