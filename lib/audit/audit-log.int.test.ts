@@ -17,6 +17,7 @@ import { getSql } from "@/db";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { createCtx } from "@/lib/context";
+import { changeInChunks } from "@/lib/delivery/change-in-chunks";
 import { newId } from "@/lib/ids";
 import { applyRetention } from "@/lib/retention/apply-retention";
 import { useTestDatabase } from "@/test/db";
@@ -195,6 +196,22 @@ describe("every audited change", () => {
     expect(res).toMatchObject({ status: 202, body: { count: 1050 } });
     const entries = (await auditLogOf(acme.apiKey, "&action=deliveries.replayed")).body.data.filter((entry) => entry.target.id === endpoint.id);
     expect(entries).toEqual([expect.objectContaining({ details: { filter: { endpointId: endpoint.id }, count: 1050 } })]);
+  });
+
+  it("records what a bulk change committed before a later chunk failed, marked interrupted", async () => {
+    const ctx = createCtx(acme.organizationId, { type: "system" });
+    const failing = changeInChunks(ctx, {
+      action: "deliveries.buried",
+      filter: { eventType: "interrupted.test" },
+      chunks: [["first"], ["second"], ["third"]],
+      change: async (_tx, ids) => {
+        if (ids[0] === "third") throw new Error("the third chunk fails");
+        return 500;
+      },
+    });
+    await expect(failing).rejects.toThrow("the third chunk fails");
+    const entries = (await auditLogOf(acme.apiKey, "&action=deliveries.buried&actorType=system")).body.data;
+    expect(entries.map((entry) => entry.details)).toEqual([{ filter: { eventType: "interrupted.test" }, count: 1000, interrupted: true }]);
   });
 });
 
