@@ -134,6 +134,7 @@ test("signed in, the lists pass axe, and at 390 px read without sideways scrolli
     { name: "endpoints", path: "/endpoints", rows: { selector: "[data-testid=endpoint-item]", parts: ["[data-testid=endpoint-state]", "[data-testid=provider]"] } },
     { name: "api-keys", path: "/api-keys", rows: { selector: "[data-testid=api-key]", parts: ["[data-testid=key-status]", "time"] } },
     { name: "mailbox", path: "/mailbox" },
+    { name: "audit-log", path: "/audit-log", rows: { selector: "[data-testid=audit-row]", parts: ["time", "[data-testid=audit-actor]"] } },
   ]) {
     await checkPage(page, check);
   }

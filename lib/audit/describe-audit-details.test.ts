@@ -18,6 +18,8 @@ describe("describes an entry's details for people", () => {
   it("a rotation and anything else", () => {
     expect(describeAuditDetails("endpoint.secret_rotated", { generated: true, previousSecretValidUntil: "2026-12-03T04:00:00.123Z" }))
       .toEqual(["New secret generated", "Previous secret verifies until 2026-12-03 04:00:00 UTC"]);
-    expect(describeAuditDetails("api_key.created", { name: "CI", role: "viewer" })).toEqual(["name: “CI”", "role: “viewer”"]);
+    expect(describeAuditDetails("api_key.created", { role: "viewer", name: "CI" })).toEqual(["name: “CI”", "role: “viewer”"]);
+    expect(describeAuditDetails("endpoint.created", { paused: false, alertEmail: null, name: "Orders", maxAttempts: 8, destinationUrl: "http://x.test/h", provider: "stripe" }))
+      .toEqual(["name: “Orders”", "provider: “stripe”", "destinationUrl: “http://x.test/h”", "paused: false · maxAttempts: 8"]);
   });
 });

@@ -35,5 +35,14 @@ export function describeAuditDetails(action: string, details: Record<string, unk
       details.previousSecretValidUntil ? `Previous secret verifies until ${String(details.previousSecretValidUntil).slice(0, 19).replace("T", " ")} UTC` : "No previous secret",
     ];
   }
-  return Object.entries(details).map(([name, value]) => `${name}: ${formatValue(value)}`);
+  // Anything else (a new endpoint's settings, a key's name and role): what names it first, unset
+  // values left out, and past a few lines the rest on one line.
+  const entries = Object.entries(details)
+    .filter(([, value]) => value !== null && value !== undefined)
+    .sort(([a], [b]) => rank(a) - rank(b));
+  const lines = entries.map(([name, value]) => `${name}: ${formatValue(value)}`);
+  return lines.length > 4 ? [...lines.slice(0, 3), lines.slice(3).join(" · ")] : lines;
 }
+
+const FIRST = ["name", "email", "role", "provider", "destinationUrl"];
+const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : FIRST.length);
