@@ -136,6 +136,7 @@ test("signed in, the lists pass axe, and at 390 px read without sideways scrolli
     { name: "api-keys", path: "/api-keys", rows: { selector: "[data-testid=api-key]", parts: ["[data-testid=key-status]", "time"] } },
     { name: "mailbox", path: "/mailbox" },
     { name: "members", path: "/members", rows: { selector: "[data-testid=member]", parts: ["[data-testid=member-role]", "time"] } },
+    { name: "audit-log", path: "/audit-log", rows: { selector: "[data-testid=audit-row]", parts: ["time", "[data-testid=audit-actor]"] } },
   ]) {
     await checkPage(page, check);
   }

@@ -1,6 +1,6 @@
 // apply-retention: every minute (jobs/crontab.ts), removes settled deliveries (with their attempts),
 // finished mails, resolved incidents and refused requests older than their organization's retention, and
-// quarantined requests older than 7 days (or that retention, if shorter)
+// quarantined requests older than 7 days (or that retention, if shorter), and audit entries past 365 days
 // (lib/retention/apply-retention.ts). A run is bounded (RETENTION_RUN_SECONDS, RETENTION_ROWS_PER_RUN);
 // what it leaves, the next minute's run takes.
 import type { Task } from "graphile-worker";

@@ -11,6 +11,7 @@ const nav = [
   { href: "/api-keys", label: "API keys" },
   { href: "/members", label: "Members" },
   { href: "/mailbox", label: "Mailbox" },
+  { href: "/audit-log", label: "Audit log" },
   { href: "/settings", label: "Settings" },
   { href: "/account", label: "Account" },
 ] as const;

@@ -1,20 +1,25 @@
 import { apiKeys } from "@/db/schema";
 import { isRole } from "@/lib/access/roles";
-import type { Ctx } from "@/lib/context";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { withTransaction, type Ctx } from "@/lib/context";
 import { ValidationError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { generateApiKey } from "./api-key-format";
 
-/** Creates a key for ctx's organization; the full key is returned here and never again. */
+/** Creates a key for ctx's organization; the full key is returned here and never again (nor audited). */
 export async function createApiKey({ ctx, input }: { ctx: Ctx; input: { name?: string; role?: unknown } }) {
   const name = (input.name ?? "").trim() || "API key";
   if (name.length > 200) throw new ValidationError("Use at most 200 characters for the key's name.");
   const role = input.role ?? "admin";
   if (!isRole(role)) throw new ValidationError("A key's role is owner, admin or viewer.");
   const { key, prefix, keyHash } = generateApiKey();
-  const [row] = await ctx.db
-    .insert(apiKeys)
-    .values({ id: newId("key"), organizationId: ctx.organizationId, name, role, prefix, keyHash, createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null })
-    .returning({ id: apiKeys.id, name: apiKeys.name, role: apiKeys.role, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt });
-  return { ...row!, apiKey: key };
+  const row = await withTransaction(ctx, async (tx) => {
+    const [inserted] = await tx.db
+      .insert(apiKeys)
+      .values({ id: newId("key"), organizationId: ctx.organizationId, name, role, prefix, keyHash, createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null })
+      .returning({ id: apiKeys.id, name: apiKeys.name, role: apiKeys.role, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt });
+    await recordAudit(tx, { action: "api_key.created", target: { type: "api_key", id: inserted!.id }, details: { name, role } });
+    return inserted!;
+  });
+  return { ...row, apiKey: key };
 }

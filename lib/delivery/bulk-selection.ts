@@ -14,7 +14,8 @@ export const BulkFilter = DeliveryFilter.strict();
 /** Rows per transaction: each chunk's changes and its jobs commit together. */
 export const BULK_CHUNK = 1000;
 
-export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: DeliveryStatus[]): Promise<SQL> {
+/** The filter as parsed (what the audit entry shows) and the rows it selects. */
+export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: DeliveryStatus[]): Promise<{ filter: DeliveryFilter; where: SQL }> {
   const filter = parseInput(BulkFilter, rawFilter ?? {});
   if (filter.endpointId) {
     const [endpoint] = await ctx.db
@@ -24,7 +25,8 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: 
     if (!endpoint) throw new NotFoundError("Endpoint");
   }
   // Received before now by the database's clock, which stamped received_at.
-  return and(deliveryFilterWhere(ctx.organizationId, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
+  const where = and(deliveryFilterWhere(ctx.organizationId, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
+  return { filter, where };
 }
 
 export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {

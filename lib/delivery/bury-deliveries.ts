@@ -2,24 +2,27 @@ import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { deliveries, type DeliveryStatus } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/enqueue";
 import { removeJobs } from "@/lib/queue/queue-tables";
-import { withTransaction, type Ctx } from "@/lib/context";
+import type { Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
 import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
+import { changeInChunks } from "./change-in-chunks";
 
 /**
  * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
  * received before now) that is not dead yet, cancelling their scheduled attempts; each chunk's
- * rows and job removals commit together. `dryRun` only counts. `keepDelivered` leaves delivered
- * ones alone too (the dashboard's "Bury all matching…"); the REST call buries what the filter names
- * (API.md).
+ * rows and job removals commit together. `dryRun` only counts (and records nothing). `keepDelivered`
+ * leaves delivered ones alone too (the dashboard's "Bury all matching…"); the REST call buries what
+ * the filter names (API.md).
  */
 export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean; keepDelivered?: boolean } }): Promise<{ count: number }> {
   const skipped: DeliveryStatus[] = input.keepDelivered ? ["dead", "delivered"] : ["dead"];
-  const where = await bulkSelection(ctx, input.filter, skipped);
+  const { filter, where } = await bulkSelection(ctx, input.filter, skipped);
   if (input.dryRun) return { count: await countSelection(ctx, where) };
-  let buried = 0;
-  for (const ids of await selectionChunks(ctx, where)) {
-    buried += await withTransaction(ctx, async (tx) => {
+  const buried = await changeInChunks(ctx, {
+    action: "deliveries.buried",
+    filter,
+    chunks: await selectionChunks(ctx, where),
+    change: async (tx, ids) => {
       await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db
         .update(deliveries)
@@ -28,8 +31,8 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
         .returning({ id: deliveries.id });
       await removeJobs(tx.db, rows.map((row) => deliverJobKey(row.id)));
       return rows.length;
-    });
-  }
+    },
+  });
   console.log(`[deliveries] bulk bury of ${buried} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: buried };
 }

@@ -2,6 +2,7 @@ import { and, eq, notInArray } from "drizzle-orm";
 import { deliveries, type DeliveryStatus } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/enqueue";
 import { removeJobs } from "@/lib/queue/queue-tables";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { buriedState } from "./buried-state";
@@ -11,6 +12,7 @@ import { logDelivery } from "./log-delivery";
  * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept
  * and can be replayed. Burying a dead delivery changes nothing. An attempt already in flight
  * finishes and is recorded; if the destination accepts it, the delivery ends `delivered`.
+ * Only a change is audited (burying a dead delivery records nothing).
  * `keepDelivered` (the dashboard) refuses a delivered delivery (409) instead of burying it.
  */
 export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; keepDelivered?: boolean } }): Promise<{ id: string; status: "dead" }> {
@@ -20,9 +22,10 @@ export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: stri
       .update(deliveries)
       .set(buriedState())
       .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), notInArray(deliveries.status, skipped)))
-      .returning({ id: deliveries.id });
+      .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
     if (row) {
       await removeJobs(tx.db, [deliverJobKey(row.id)]);
+      await recordAudit(tx, { action: "delivery.buried", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
       return true;
     }
     const [existing] = await tx.db

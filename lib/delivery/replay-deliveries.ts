@@ -1,22 +1,26 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
-import { withTransaction, type Ctx } from "@/lib/context";
-import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
+import type { Ctx } from "@/lib/context";
+import { countSelection, bulkSelection, lockChunk, selectionChunks } from "./bulk-selection";
+import { changeInChunks } from "./change-in-chunks";
 import { noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**
  * Replays every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
  * received before now), except those with an attempt in flight. Each chunk's rows and replay jobs
  * commit together; replay jobs run after fresh deliveries (priority lane), so a bulk replay does
- * not delay new traffic. `dryRun` only counts.
+ * not delay new traffic. `dryRun` only counts (and records nothing).
  */
 export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
-  const where = and(await bulkSelection(ctx, input.filter, ["delivering"]), noAttemptInFlight)!;
+  const selection = await bulkSelection(ctx, input.filter, ["delivering"]);
+  const where = and(selection.where, noAttemptInFlight)!;
   if (input.dryRun) return { count: await countSelection(ctx, where) };
-  let replayed = 0;
-  for (const ids of await selectionChunks(ctx, where)) {
-    replayed += await withTransaction(ctx, async (tx) => {
+  const replayed = await changeInChunks(ctx, {
+    action: "deliveries.replayed",
+    filter: selection.filter,
+    chunks: await selectionChunks(ctx, where),
+    change: async (tx, ids) => {
       await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db
         .update(deliveries)
@@ -27,8 +31,8 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
       // retry left beside a replay job finds the delivery settled or already claimed.
       await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay", unkeyed: true })));
       return rows.length;
-    });
-  }
+    },
+  });
   console.log(`[deliveries] bulk replay of ${replayed} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: replayed };
 }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
 import { logDelivery } from "./log-delivery";
@@ -28,6 +29,7 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
       throw new AttemptInFlightError();
     }
     await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay" })]);
+    await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
     return { id: row.id, status: "pending" as const };
   });
   logDelivery(result.id, `replay requested (${ctx.actor.type})`);

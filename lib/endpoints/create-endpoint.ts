@@ -1,5 +1,6 @@
 import { endpoints } from "@/db/schema";
 import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { newId } from "@/lib/ids";
@@ -8,6 +9,7 @@ import { parseInput } from "@/lib/validation";
 import { assertUnderEndpointLimit } from "./assert-under-endpoint-limit";
 import { CreateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
+import { auditedSettings } from "./endpoint-audit-details";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
 import { providerSettingsColumn } from "./provider-settings";
 
@@ -44,6 +46,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
       })
       .returning();
     if (inserted!.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: inserted!.alertEmail } });
+    await recordAudit(ctx, { action: "endpoint.created", target: { type: "endpoint", id: inserted!.id }, details: auditedSettings(inserted!) });
     return inserted!;
   });
   const view = presentEndpoint(row);

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
@@ -18,8 +19,9 @@ export async function deleteEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
     const deleted = await ctx.db
       .delete(endpoints)
       .where(and(eq(endpoints.id, input.id), eq(endpoints.organizationId, ctx.organizationId)))
-      .returning({ id: endpoints.id });
+      .returning({ id: endpoints.id, name: endpoints.name });
     if (deleted.length === 0) throw new NotFoundError("Endpoint");
+    await recordAudit(ctx, { action: "endpoint.deleted", target: { type: "endpoint", id: input.id }, details: { name: deleted[0]!.name } });
     await enqueue(ctx.db, [purgeJobSpec({ organizationId: ctx.organizationId, endpointId: input.id })]);
   });
   forgetEndpoint(input.id);

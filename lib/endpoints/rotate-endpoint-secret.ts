@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { endpoints } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
@@ -40,6 +41,12 @@ export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { 
       .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
     // With the new secret: quarantined requests signed with it are admitted (lib/quarantine).
     await enqueue(tx.db, [reverifyJobSpec({ organizationId: ctx.organizationId, endpointId: current.id })]);
+    // Never the secret: only whether it was generated and how long the previous one keeps verifying.
+    await recordAudit(tx, {
+      action: "endpoint.secret_rotated",
+      target: { type: "endpoint", id: current.id },
+      details: { generated, previousSecretValidUntil: current.secretEncrypted ? previousSecretValidUntil.toISOString() : null },
+    });
   });
   forgetEndpoint(current.id);
   return { ...(generated ? { secret: secret! } : {}), previousSecretValidUntil: previousSecretValidUntil.toISOString() };

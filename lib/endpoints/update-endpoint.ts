@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
@@ -14,6 +15,7 @@ import type { Provider } from "@/lib/signatures/types";
 import { parseInput } from "@/lib/validation";
 import { UpdateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
+import { endpointChangeDetails } from "./endpoint-audit-details";
 import { getEndpointRowOrThrow } from "./get-endpoint-or-throw";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
 import { providerSettingsColumn, readProviderSettings } from "./provider-settings";
@@ -48,6 +50,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
       })
       .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)))
       .returning();
+    if (updated) await recordAudit(ctx, { action: "endpoint.updated", target: { type: "endpoint", id: current.id }, details: endpointChangeDetails(current, updated) });
     if (changes.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: changes.alertEmail } });
     // A new secret or scheme may verify what was refused: re-verify the quarantine (lib/quarantine).
     if (provider !== "none" && (secret || provider !== current.provider || changes.genericHmac !== undefined)) {

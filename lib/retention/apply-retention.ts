@@ -1,7 +1,9 @@
 // The retention sweep (jobs/apply-retention.ts, every minute): removes what each organization keeps no
-// longer (organizations.retention_days, API.md) in bounded batches, taking turns between organizations.
+// longer (organizations.retention_days, API.md; audit entries: 365 days) in bounded batches, taking
+// turns between organizations.
 import { getSql } from "@/db";
 import { createCtx, type Ctx } from "@/lib/context";
+import { deleteExpiredAuditEntries } from "./delete-expired-audit-entries";
 import { deleteExpiredDeliveries } from "./delete-expired-deliveries";
 import { deleteExpiredIncidents } from "./delete-expired-incidents";
 import { deleteExpiredMails } from "./delete-expired-mails";
@@ -17,6 +19,7 @@ const KINDS = {
   incidents: deleteExpiredIncidents,
   refusedRequests: deleteExpiredRefusedRequests,
   quarantinedRequests: deleteExpiredQuarantinedRequests,
+  auditEntries: deleteExpiredAuditEntries,
 } satisfies Record<string, (args: { ctx: Ctx; input: { limit: number } }) => Promise<number>>;
 type Kind = keyof typeof KINDS;
 
@@ -41,7 +44,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * time across all workers.
  */
 export async function applyRetention({ settings = retentionSettings(), signal }: { settings?: RetentionSettings; signal?: AbortSignal } = {}): Promise<RetentionRun> {
-  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0, quarantinedRequests: 0 };
+  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0, quarantinedRequests: 0, auditEntries: 0 };
   const outcome = await aloneInTheCluster(async () => {
     const deadline = Date.now() + settings.runMs;
     let rows = 0;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
 import { quarantineSettings } from "@/lib/quarantine/quarantine-settings";
+import { AUDIT_RETENTION_DAYS } from "./delete-expired-audit-entries";
 
 /**
  * Ids of the organizations that have something past their retention, in a fresh random order each
@@ -28,6 +29,9 @@ export async function listOrganizationsWithExpiredRecords(db = getDb()): Promise
         select 1 from quarantined_requests q
         where q.organization_id = o.id
           and q.received_at < now() - make_interval(days => least(${quarantineSettings().days}::int, o.retention_days)))
+      or exists (
+        select 1 from audit_log a
+        where a.organization_id = o.id and a.at < now() - make_interval(days => ${AUDIT_RETENTION_DAYS}::int))
     order by random()`);
   return rows.map((row) => row.id);
 }

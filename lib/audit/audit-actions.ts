@@ -1,0 +1,27 @@
+// Every action the audit log records (API.md "Audit log"), for the list's filter and the dashboard.
+import type { AuditAction } from "./record-audit";
+
+export const AUDIT_ACTIONS = [
+  "endpoint.created",
+  "endpoint.updated",
+  "endpoint.deleted",
+  "endpoint.secret_rotated",
+  "delivery.replayed",
+  "delivery.buried",
+  "deliveries.replayed",
+  "deliveries.buried",
+  "api_key.created",
+  "api_key.revoked",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "organization.updated",
+] as const satisfies readonly AuditAction[];
+
+// A compile error here means an action was added to AuditAction but not to the list above.
+const everyActionListed: Exclude<AuditAction, (typeof AUDIT_ACTIONS)[number]> extends never ? true : never = true;
+void everyActionListed;
+
+export const ACTOR_TYPES = ["user", "api_key", "system"] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
