@@ -25,6 +25,7 @@ import { BENCH_APPLICATION_NAME, CpuMeter, type CpuUse } from "../support/cpu";
 import type { BenchDestination } from "../support/destination";
 import type { OpenLoopOptions, OpenLoopResult } from "../support/open-loop";
 import { stopWorker, untilDelivered } from "../support/product";
+import { ActiveQuerySampler, type ActiveQueryShare } from "../support/active-queries";
 import { runBench } from "../support/run-bench";
 import { summarize } from "../support/stats";
 
@@ -115,6 +116,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
     const measure = async (label: string, rate: number, seconds: number, waitFor: WaitFor): Promise<Phase> => {
       const load = await startLoad({ targets, rate, seconds, tag: `e2e_${label.replace(/\W+/g, "_")}` });
       const meter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
+      const statements = new ActiveQuerySampler(database).start();
       const sampling = setInterval(() => void meter.sample().catch(() => {}), 500);
       try {
         const loaded = await load.go();
@@ -130,6 +132,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
         }
         if (waitFor === "parked") await until("the worker to park every job", async () => !(await jobsLeft()), drainMs, 100);
         const cpu = await meter.stop();
+        printBusiestStatements(label, statements.stop());
         return { label, rate, load: loaded, cpu, ...arrivalsOf(loaded, destination) };
       } finally {
         clearInterval(sampling);
@@ -233,4 +236,10 @@ function report(phases: Phase[], paused: Phase[], idle: CpuUse, destination: Ben
       `PostgreSQL ${micros(at.cpu.database, at).toFixed(0)} µs per webhook ≤ ${TARGET.databaseMicrosPerWebhook}: ${verdict(micros(at.cpu.database, at) <= TARGET.databaseMicrosPerWebhook)}`);
   }
   console.log(`machine: load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at the end (other sessions' work included)`);
+}
+
+/** What the product's backends were running, most seen first: where PostgreSQL's time went in the phase. */
+function printBusiestStatements(label: string, shares: ActiveQueryShare[]) {
+  console.log(`  ${label}: statements seen running (average backends at once, wait event)`);
+  for (const share of shares) console.log(`    ${share.backends.toFixed(2)}  ${share.wait}  ${share.statement}`);
 }
