@@ -25,7 +25,7 @@ export default defineConfig({
     // A fresh database and the real product (web + worker) for the run; see e2e/serve.ts.
     command: `node --import tsx e2e/serve.ts`,
     url: `${baseURL}/api/health`,
-    // The specs sign up 8 accounts from this one address; the default limit is 5 an hour.
+    // The specs sign up 14 accounts from this one address (invitation.spec.ts 6 of them); the default limit is 5 an hour.
     env: { PORT: String(port), APP_URL: baseURL, AUTH_URL: baseURL, INBOX_ALLOW_PRIVATE_DESTINATIONS: "true", AUTH_SIGNUP_ADDRESS_LIMIT: "50" },
     timeout: 240_000,
     reuseExistingServer: false,

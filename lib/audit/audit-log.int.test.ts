@@ -12,12 +12,15 @@ import * as replayMany from "@/app/api/v1/deliveries/replay/route";
 import * as endpointRoute from "@/app/api/v1/endpoints/[id]/route";
 import * as rotateRoute from "@/app/api/v1/endpoints/[id]/rotate-secret/route";
 import * as endpointsRoute from "@/app/api/v1/endpoints/route";
+import * as invitationsRoute from "@/app/api/v1/invitations/route";
+import * as memberRoute from "@/app/api/v1/members/[userId]/route";
 import * as organizationRoute from "@/app/api/v1/organization/route";
 import { getSql } from "@/db";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { createCtx } from "@/lib/context";
 import { changeInChunks } from "@/lib/delivery/change-in-chunks";
+import { acceptInvitationWithNewAccount } from "@/lib/invitations/accept-invitation-with-new-account";
 import { newId } from "@/lib/ids";
 import { applyRetention } from "@/lib/retention/apply-retention";
 import { useTestDatabase } from "@/test/db";
@@ -184,6 +187,40 @@ describe("every audited change", () => {
     const [{ n }] = await getSql()<{ n: number }[]>`
       select count(*)::int as n from audit_log where organization_id <> ${acme.organizationId} and (target_id = ${endpointId} or actor_id = ${keyActor.id})`;
     expect(n).toBe(0);
+  });
+
+  it("records member.invited, member.joined, member.role_changed and member.removed once each, never the link's token", async () => {
+    const before = new Set((await auditLogOf(acme.apiKey)).body.data.map((entry) => entry.id));
+    const globexBefore = (await auditLogOf(globex.apiKey)).body.data;
+    const email = `teammate-${randomBytes(4).toString("hex")}@example.test`;
+    const invited = await callRoute(invitationsRoute.POST, { method: "POST", apiKey: acme.apiKey, body: { email, role: "viewer" }, headers: { "x-forwarded-for": REST_IP } });
+    expect(invited.status).toBe(201);
+    const [mail] = await getSql()<{ text_body: string }[]>`select text_body from mails where organization_id = ${acme.organizationId} and ${email} = any(recipients)`;
+    const token = /\/invite\/([A-Za-z0-9_-]{43})\b/.exec(mail!.text_body)![1]!;
+    const joined = await acceptInvitationWithNewAccount({ token, password: "a-long-teammate-password", ip: DASHBOARD_IP });
+    const member = (userId: string, method: "PATCH" | "DELETE", body?: unknown) =>
+      callRoute(method === "PATCH" ? memberRoute.PATCH : memberRoute.DELETE, { method, apiKey: acme.apiKey, params: { userId }, body, headers: { "x-forwarded-for": REST_IP } });
+    // Refused: an unknown role, the last owner's demotion (409); unchanged: the same role again.
+    expect((await member(joined.userId, "PATCH", { role: "superuser" })).status).toBe(400);
+    expect((await member(acme.userId, "PATCH", { role: "viewer" })).status).toBe(409);
+    expect((await member(joined.userId, "PATCH", { role: "viewer" })).status).toBe(200);
+    expect((await member(joined.userId, "PATCH", { role: "admin" })).status).toBe(200);
+    expect((await member(joined.userId, "DELETE")).status).toBe(204);
+
+    const entries = (await auditLogOf(acme.apiKey)).body.data.filter((entry) => !before.has(entry.id));
+    const keyActor = { type: "api_key", id: await keyIdOf(acme.organizationId, "test"), label: "test" };
+    const memberTarget = { type: "member", id: joined.userId };
+    expect(entries).toEqual([
+      { action: "member.removed", actor: keyActor, target: memberTarget, details: { role: "admin" }, ip: REST_IP },
+      { action: "member.role_changed", actor: keyActor, target: memberTarget, details: { from: "viewer", to: "admin" }, ip: REST_IP },
+      {
+        action: "member.joined", actor: { type: "user", id: joined.userId, label: email }, target: memberTarget,
+        details: { role: "viewer", invitationId: invited.body.id }, ip: DASHBOARD_IP,
+      },
+      { action: "member.invited", actor: keyActor, target: { type: "invitation", id: invited.body.id }, details: { email, role: "viewer" }, ip: REST_IP },
+    ].map((entry) => ({ id: expect.any(String), at: expect.any(String), ...entry })));
+    expect(JSON.stringify(await getSql()`select * from audit_log`)).not.toContain(token);
+    expect((await auditLogOf(globex.apiKey)).body.data).toEqual(globexBefore);
   });
 
   it("records a bulk change spread over several transactions as one entry with the whole count", async () => {

@@ -87,6 +87,10 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
   const ORGANIZATION_POISONS: Array<[string, unknown]> = [
     ["retentionDays", 0], ["retentionDays", 366], ["retentionDays", "30"], ["retentionDays", 1.5], ["retentionDays", null], ["name", ""], ["name", 7], ["name", "a\u0000"], ["__fuzz", 1],
   ];
+  // An invitation: one of these makes any body invalid (a valid one would send a real invitation).
+  const INVITATION_POISONS: Array<[string, unknown]> = [
+    ["role", "superuser"], ["role", 1], ["role", null], ["email", "not-an-email"], ["email", ""], ["email", "a\u0000@example.test"], ["__fuzz", 1],
+  ];
   const FILTER_FIELDS = ["endpointId", "status", "eventType", "since", "until", "q", "limit"];
 
   /** A bulk filter, valid or not, that can never name a delivery: its endpoint does not exist (404 when valid). */
@@ -122,7 +126,7 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
   const INVALID_UTF8 = [Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80])];
 
   /** A body for a route whose valid bodies would change something: always refused. */
-  function refusedBody(kind: "endpoint" | "rotate" | "filter" | "organization"): Body {
+  function refusedBody(kind: "endpoint" | "rotate" | "filter" | "organization" | "invitation"): Body {
     switch (int(10)) {
       case 0: return pick(BAD_JSON);
       case 1: return pick(INVALID_UTF8);
@@ -130,6 +134,7 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
       case 3: return JSON.stringify(jsonValue()) + "x";
       default:
         if (kind === "organization") return poisonedOrganization();
+        if (kind === "invitation") return poisoned(["email", "role"], INVITATION_POISONS);
         return kind === "rotate" ? poisoned(["secret", "gracePeriodSeconds"], ROTATE_POISONS) : kind === "endpoint" ? poisoned(ENDPOINT_FIELDS, ENDPOINT_POISONS) : filterBody();
     }
   }
@@ -175,6 +180,12 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     { path: "/api/v1/deliveries/replay", methods: ["POST"] },
     { path: "/api/v1/deliveries/bury", methods: ["POST"] },
     { path: "/api/v1/organization", methods: ["GET", "PATCH"] },
+    // Members and invitations: ids are never real ones (a valid change would be real), bodies always refused.
+    { path: "/api/v1/members", methods: ["GET"] },
+    { path: "/api/v1/members/{usr}", methods: ["PATCH", "DELETE"] },
+    { path: "/api/v1/invitations", methods: ["GET", "POST"] },
+    { path: "/api/v1/invitations/{inv}", methods: ["DELETE"] },
+    { path: "/api/v1/audit-log", methods: ["GET"] },
   ];
   const realEndpoint = () => pick(Object.values(targets.endpoints));
 
@@ -190,6 +201,8 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
         if (roll < 0.35) return (real = true), realEndpoint();
         return roll < 0.6 ? fakeId("ep") : roll < 0.7 ? fakeId("dlv") : encodedNasty();
       })
+      .replace("{usr}", () => (chance(0.7) ? fakeId("usr") : encodedNasty()))
+      .replace("{inv}", () => (chance(0.7) ? fakeId("inv") : encodedNasty()))
       .replace("{dlv}", () => {
         const roll = random();
         if (roll < 0.3) return (real = true), targets.deliveryId;
@@ -202,7 +215,8 @@ export function makeGenerator(seed: number, targets: FuzzTargets) {
     let body: Body | undefined;
     let mayDrop = false;
     if (method !== "GET" && method !== "HEAD") {
-      const kind = route.path.endsWith("rotate-secret") ? "rotate" : route.path.includes("/deliveries") ? "filter" : route.path.endsWith("/organization") ? "organization" : "endpoint";
+      const kind = route.path.endsWith("rotate-secret") ? "rotate" : route.path.includes("/deliveries") ? "filter" : route.path.endsWith("/organization") ? "organization"
+        : route.path.includes("/invitations") || route.path.includes("/members") ? "invitation" : "endpoint";
       if (chance(0.005)) {
         body = HUGE_REST; // over 1 MiB: 413 while it is still being sent, so the upload may be cut short
         mayDrop = true;
