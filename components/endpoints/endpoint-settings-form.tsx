@@ -21,10 +21,13 @@ export function EndpointSettingsForm({
   action,
   endpoint,
   alertEmailStatus,
+  readOnly = false,
 }: {
   action: Action;
   endpoint: EndpointView;
   alertEmailStatus: keyof typeof ALERT_EMAIL_HINTS;
+  /** A viewer's: the settings shown, nothing to edit or save. */
+  readOnly?: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const value = (name: keyof EndpointView) => state.values?.[name] ?? String(endpoint[name] ?? "");
@@ -39,6 +42,7 @@ export function EndpointSettingsForm({
   return (
     <form action={formAction} aria-label="Endpoint settings" className="grid gap-4 sm:grid-cols-2">
       <input type="hidden" name="id" value={endpoint.id} />
+      <fieldset disabled={readOnly} className="contents">
       {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
       {state.ok ? <div className="sm:col-span-2"><Alert tone="success">Settings saved.</Alert></div> : null}
       <Field label="Name" name="name" defaultValue={value("name")} required />
@@ -54,7 +58,7 @@ export function EndpointSettingsForm({
         <p className="text-sm text-slate-700" data-testid="outbound-signing">
           {endpoint.signsOutbound ? "Outbound requests are signed (Standard Webhooks)." : "Outbound requests are not signed."}
         </p>
-        <Field
+        {readOnly ? null : <Field
           label="Outbound signing secret"
           name="outboundSecret"
           type="password"
@@ -63,17 +67,20 @@ export function EndpointSettingsForm({
           onChange={(event) => setOutbound({ ...outbound, secret: event.target.value })}
           placeholder="whsec_…"
           hint={`${endpoint.signsOutbound ? "Type a new one to replace it; empty keeps the one set. " : ""}With it, requests to the destination carry webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks), so it can check they come from here. Never shown again once saved.`}
-        />
-        {endpoint.signsOutbound ? (
+        />}
+        {endpoint.signsOutbound && !readOnly ? (
           <label className="flex items-center gap-2 text-sm text-slate-700">
             <input type="checkbox" name="stopOutboundSigning" checked={outbound.stop} onChange={(event) => setOutbound({ ...outbound, stop: event.target.checked })} />
             Stop signing outbound requests
           </label>
         ) : null}
       </div>
-      <div className="sm:col-span-2">
-        <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
-      </div>
+      </fieldset>
+      {readOnly ? null : (
+        <div className="sm:col-span-2">
+          <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>
+        </div>
+      )}
     </form>
   );
 }
