@@ -5,7 +5,7 @@ import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation";
 
 export const CreateOrganizationInput = z.strictObject({
-  name: z.string({ error: "name must be text" }).trim().min(1, "Name the organization.").max(200, "name must be at most 200 characters"),
+  name: z.string({ error: "name must be text" }).trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters"),
 });
 export type CreateOrganizationInput = z.input<typeof CreateOrganizationInput>;
 
