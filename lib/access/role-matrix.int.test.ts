@@ -153,13 +153,17 @@ describe("REST: each role is allowed or refused with 403 forbidden, and a refusa
     }
   }
 
-  it("refuses before any other check: a viewer's malformed body, unknown id and oversized declared body all get 403", async () => {
+  it("refuses before any other check of the request: a viewer's malformed body, unknown id, control character and bad field all get 403", async () => {
     const { PATCH } = await import("@/app/api/v1/endpoints/[id]/route");
+    const { id: existing } = await endpoint();
     const before = await organizationState(world.organizationId);
-    expect((await callRoute(PATCH, { method: "PATCH", apiKey: world.keys.viewer, params: { id: "not-an-id" }, body: "{not json" })).status).toBe(403);
-    const { POST } = await import("@/app/api/v1/endpoints/route");
-    const oversized = await callRoute(POST, { method: "POST", apiKey: world.keys.viewer, body: "{}", headers: { "content-length": String(2 * 1024 * 1024) } });
-    expect(oversized.status).toBe(403);
+    for (const [id, body] of [["not-an-id", "{not json"], [existing, { name: "a\u0000b" }], [existing, { plan: "x" }]] as const) {
+      const res = await callRoute(PATCH, { method: "PATCH", apiKey: world.keys.viewer, params: { id }, body });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe("forbidden");
+    }
+    const { POST } = await import("@/app/api/v1/deliveries/replay/route");
+    expect((await callRoute(POST, { method: "POST", path: "/?dryRun=maybe", apiKey: world.keys.viewer, body: { status: "nope" } })).status).toBe(403);
     expect(await organizationState(world.organizationId)).toEqual(before);
   });
 });
