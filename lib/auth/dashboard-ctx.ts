@@ -1,5 +1,6 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import type { Session } from "next-auth";
 import { cache } from "react";
 import { requirePermission, type Permission, type Role } from "@/lib/access/roles";
 import { createCtx, type Ctx } from "@/lib/context";
@@ -7,8 +8,16 @@ import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { loginPath, REQUESTED_PATH_HEADER } from "./return-path";
 
-// One session check per request, however many components and actions ask (layout + page).
-const currentSession = cache(() => auth());
+// One session check per request, however many components and actions ask (layout + page), until an
+// action changes the session's organization: the page it then redirects to is rendered in the same
+// request and must see the new one (forgetCurrentSession).
+const requestSession = cache((): { session?: Promise<Session | null> } => ({}));
+const currentSession = () => (requestSession().session ??= auth());
+
+/** The session's row changed in this request (a switch, a deleted organization): read it again when next asked. */
+export function forgetCurrentSession(): void {
+  requestSession().session = undefined;
+}
 
 /** Where a signed-in user with no organization (their last one was deleted) is sent: they may create one. */
 export const NO_ORGANIZATION_PATH = "/organizations/new";

@@ -1,7 +1,8 @@
 "use server";
 // Several organizations per user: create another one (its owner), or switch the session to one of theirs.
+import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requireSignedInUser } from "@/lib/auth/dashboard-ctx";
+import { forgetCurrentSession, requireSignedInUser } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { switchSessionOrganization } from "@/lib/auth/sessions/switch-session-organization";
 import { createOrganization } from "@/lib/organizations/create-organization";
@@ -11,7 +12,7 @@ export async function createOrganizationAction(_: FormState, form: FormData): Pr
     const { userId, sessionId } = await requireSignedInUser();
     const { organizationId } = await createOrganization({ input: { userId, changes: { name: form.get("name") ?? "" } } });
     await switchSessionOrganization({ sessionId, userId, organizationId });
-    redirect("/overview");
+    enterOrganization();
   }, form);
 }
 
@@ -19,5 +20,12 @@ export async function createOrganizationAction(_: FormState, form: FormData): Pr
 export async function switchOrganizationAction(form: FormData): Promise<void> {
   const { userId, sessionId } = await requireSignedInUser();
   await switchSessionOrganization({ sessionId, userId, organizationId: String(form.get("organizationId") ?? "") });
+  enterOrganization();
+}
+
+/** Every page and the header (a layout the client would otherwise keep) are drawn again for the new organization. */
+function enterOrganization(): never {
+  forgetCurrentSession();
+  revalidatePath("/", "layout");
   redirect("/overview");
 }

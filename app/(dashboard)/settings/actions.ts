@@ -3,7 +3,7 @@
 // deleting the organization (owners only, after typing its name).
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { forgetCurrentSession, requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { deleteOrganization } from "@/lib/organizations/delete-organization";
 import { organizationChangesFromForm } from "@/lib/organizations/organization-changes-from-form";
@@ -21,6 +21,8 @@ export async function updateOrganizationAction(_: FormState, form: FormData): Pr
 export async function deleteOrganizationAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
     await deleteOrganization({ ctx: await requireDashboardCtx("delete_organization"), input: { confirmName: form.get("confirmName") } });
+    forgetCurrentSession();
+    revalidatePath("/", "layout"); // the header, a layout the client would otherwise keep, names the new organization
     redirect("/overview");
   }, form);
 }
