@@ -16,6 +16,7 @@ async function organizationId(page: Page): Promise<string> {
 
 async function switchTo(page: Page, name: string) {
   await page.getByLabel("Switch organization").selectOption({ label: name });
+  await page.getByRole("banner").getByRole("button", { name: "Switch" }).click();
   await expect(page.getByTestId("organization-name")).toContainText(name);
   await expect(page).toHaveURL(/\/overview$/);
 }

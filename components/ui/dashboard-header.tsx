@@ -74,14 +74,13 @@ export function DashboardHeader({ items, organization, organizations, email, swi
               <div className="truncate text-xs text-slate-600" data-testid="signed-in-user">{email}{organization ? ` · ${organization.role}` : ""}</div>
             </div>
             {organizations.length > (organization ? 1 : 0) ? (
-              // Choosing another organization submits at once; the server checks the membership.
-              <form action={switchAction} key={organization?.id ?? "none"}>
+              // A button, not a change event: moving through the options with the keyboard must not switch. The server checks the membership.
+              <form action={switchAction} key={organization?.id ?? "none"} className="flex items-center gap-1.5">
                 <label className="sr-only" htmlFor="switch-organization">Switch organization</label>
                 <select
                   id="switch-organization"
                   name="organizationId"
                   defaultValue={organization?.id ?? ""}
-                  onChange={(event) => event.currentTarget.form?.requestSubmit()}
                   className="max-w-48 rounded-md border-0 px-2 py-1 text-sm ring-1 ring-slate-300"
                 >
                   {organization ? null : <option value="" disabled>Choose an organization</option>}
@@ -89,6 +88,7 @@ export function DashboardHeader({ items, organization, organizations, email, swi
                     <option key={choice.id} value={choice.id}>{choice.name}</option>
                   ))}
                 </select>
+                <button type="submit" className="rounded-md px-2 py-1 text-sm text-slate-700 ring-1 ring-slate-300 hover:text-indigo-700">Switch</button>
               </form>
             ) : null}
             <Link href="/organizations/new" prefetch={false} className="text-sm text-indigo-700 hover:underline">New organization</Link>
