@@ -100,6 +100,10 @@ describe("deleting an organization", () => {
     expect(await counts(owner.organizationId)).toMatchObject({ organizations: 1, memberships: 0, api_keys: 0, sessions: 0, endpoints: 2, deliveries: 6 });
     expect(await authenticateApiKey(owner.apiKey)).toBeNull();
     expect(await authenticateApiKey(adminKey)).toBeNull();
+    // A key that slipped in as the organization was deleted (a create racing the delete) opens nothing either.
+    const late = await createApiKey({ ctx: createCtx(owner.organizationId, { type: "system" }), input: { name: "late" } });
+    expect(await authenticateApiKey(late.apiKey)).toBeNull();
+    await getSql()`delete from api_keys where id = ${late.id}`;
     expect(await organizationExists(owner.organizationId)).toBe(false); // the CLI makes no key for it
     expect((await asSession(ownerSession, () => requireDashboardSession())).organizationId).toBe(other.organizationId);
     expect((await asSession(viewer.sessionId, () => requireDashboardSession())).organizationId).toBe(viewer.ownOrganizationId);
