@@ -18,17 +18,17 @@ export function OrganizationSettingsForm({ action, organization, readOnly = fals
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.ok ? <Alert tone="success">Settings saved.</Alert> : null}
       <fieldset disabled={readOnly} className="space-y-4">
-      <Field label="Organization name" name="name" defaultValue={value("name")} required maxLength={200} />
-      {/* No min/max here: the server's message says what is allowed, the same as the API's. */}
-      <Field
-        label="Retention (days)"
-        name="retentionDays"
-        type="number"
-        inputMode="numeric"
-        defaultValue={value("retentionDays")}
-        required
-        hint="1 to 365. Delivered and dead deliveries, with their attempts, are removed this long after their last change; pending ones never. Resolved incidents, mail already sent and refused requests follow the same period."
-      />
+        <Field label="Organization name" name="name" defaultValue={value("name")} required maxLength={200} />
+        {/* No min/max here: the server's message says what is allowed, the same as the API's. */}
+        <Field
+          label="Retention (days)"
+          name="retentionDays"
+          type="number"
+          inputMode="numeric"
+          defaultValue={value("retentionDays")}
+          required
+          hint="1 to 365. Delivered and dead deliveries, with their attempts, are removed this long after their last change; pending ones never. Resolved incidents, mail already sent and refused requests follow the same period."
+        />
       </fieldset>
       {readOnly ? null : <Button type="submit" disabled={pending}>{pending ? "Saving…" : "Save settings"}</Button>}
     </form>
