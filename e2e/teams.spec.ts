@@ -140,6 +140,12 @@ test("an owner creates another organization, switches, and deletes organizations
     await expect(page).toHaveURL(/\/organizations\/new$/);
     await expect(page.getByText("You no longer belong to any organization.")).toBeVisible();
     await expect(page.getByTestId("organization-name")).toHaveText("No organization");
+    // Their own account is still theirs; the organization's pages send them back here.
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Account"]);
+    await page.goto("/account");
+    await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+    await page.goto("/endpoints");
+    await expect(page).toHaveURL(/\/organizations\/new$/);
     const [marked] = await sql`select deleted_at is not null as deleted, (select count(*)::int from memberships where organization_id = ${firstId}) as members,
                                   (select count(*)::int from api_keys where organization_id = ${firstId}) as keys from organizations where id = ${firstId}`;
     expect(marked).toEqual({ deleted: true, members: 0, keys: 0 });

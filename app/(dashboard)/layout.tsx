@@ -24,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="min-h-screen">
       <DashboardHeader
-        items={current ? nav : []}
+        items={current ? nav : nav.filter((item) => item.href === "/account")}
         organization={current}
         organizations={user.organizations}
         email={user.email}
