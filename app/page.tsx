@@ -13,7 +13,7 @@ const FEATURES = [
 
 export default async function Home() {
   const session = await auth();
-  if (session?.organizationId) redirect("/overview");
+  if (session?.userId && session.sessionId) redirect(session.organizationId ? "/overview" : "/organizations/new");
   return (
     <main className="mx-auto flex min-h-screen max-w-3xl flex-col justify-center gap-8 p-6">
       <div className="space-y-3">

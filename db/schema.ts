@@ -39,6 +39,11 @@ export const organizations = pgTable(
     /** Settled deliveries last changed longer ago than this are removed (API.md, lib/retention). */
     retentionDays: integer().notNull().default(30),
     createdAt: tstz().notNull().defaultNow(),
+    /**
+     * Set when an owner deletes it (lib/organizations/delete-organization.ts): nobody can use it from
+     * then on, and jobs/delete-organization.ts removes its data in the background, the row last.
+     */
+    deletedAt: tstz(),
   },
   (t) => [check("organizations_retention_days_range", sql`${t.retentionDays} between 1 and 365`)],
 );
@@ -51,6 +56,8 @@ export const memberships = pgTable(
     /** lib/access/roles.ts says what each role may do. */
     role: text({ enum: ["owner", "admin", "viewer"] }).notNull(),
     createdAt: tstz().notNull().defaultNow(),
+    /** When the member last signed in to or switched to this organization: sign-in picks the latest. */
+    lastUsedAt: tstz(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] }), index().on(t.userId)],
 );

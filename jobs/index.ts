@@ -2,6 +2,7 @@
 import type { TaskList } from "graphile-worker";
 import { applyRetentionTask } from "./apply-retention";
 import { checkAlertsTask } from "./check-alerts";
+import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
@@ -12,6 +13,7 @@ import { sendMailTask } from "./send-mail";
 export const taskList: TaskList = {
   "apply-retention": applyRetentionTask,
   "check-alerts": checkAlertsTask,
+  "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,

@@ -1,5 +1,6 @@
 "use client";
-// The dashboard's header: which organization and who is signed in, the main navigation, sign-out.
+// The dashboard's header: which organization and who is signed in, a switcher between the user's
+// organizations (and a link to create one), the main navigation, sign-out.
 // Below md the navigation and the account part fold behind a Menu button, closed again on arrival.
 // Links here do not prefetch: pages that refresh themselves would fetch every one of them again on
 // each refresh (components/ui/auto-refresh.tsx).
@@ -8,14 +9,23 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 
+interface OrganizationChoice {
+  id: string;
+  name: string;
+  role: string;
+}
+
 interface Props {
   items: ReadonlyArray<{ href: string; label: string }>;
-  organizationName: string;
+  /** The organization the session works in; null when the user has none left. */
+  organization: OrganizationChoice | null;
+  organizations: readonly OrganizationChoice[];
   email: string;
+  switchAction: (form: FormData) => Promise<void>;
   signOutAction: () => Promise<void>;
 }
 
-export function DashboardHeader({ items, organizationName, email, signOutAction }: Props) {
+export function DashboardHeader({ items, organization, organizations, email, switchAction, signOutAction }: Props) {
   const pathname = usePathname();
   // Open for the page it was opened on: following a link closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -53,12 +63,35 @@ export function DashboardHeader({ items, organizationName, email, signOutAction 
           </nav>
           <div className="flex flex-col gap-2 border-t border-slate-200 pt-3 text-sm md:ml-auto md:flex-row md:items-center md:gap-4 md:border-0 md:pt-0">
             <div className="min-w-0 md:text-right">
-              <Link href="/settings" prefetch={false} className="block truncate font-medium text-slate-900 hover:text-indigo-700" data-testid="organization-name">
-                {organizationName}
-                <span className="sr-only"> (organization settings)</span>
-              </Link>
-              <div className="truncate text-xs text-slate-600" data-testid="signed-in-user">{email}</div>
+              {organization ? (
+                <Link href="/settings" prefetch={false} className="block truncate font-medium text-slate-900 hover:text-indigo-700" data-testid="organization-name">
+                  {organization.name}
+                  <span className="sr-only"> (organization settings)</span>
+                </Link>
+              ) : (
+                <span className="block font-medium text-slate-600" data-testid="organization-name">No organization</span>
+              )}
+              <div className="truncate text-xs text-slate-600" data-testid="signed-in-user">{email}{organization ? ` · ${organization.role}` : ""}</div>
             </div>
+            {organizations.length > (organization ? 1 : 0) ? (
+              // A button, not a change event: moving through the options with the keyboard must not switch. The server checks the membership.
+              <form action={switchAction} key={organization?.id ?? "none"} className="flex items-center gap-1.5">
+                <label className="sr-only" htmlFor="switch-organization">Switch organization</label>
+                <select
+                  id="switch-organization"
+                  name="organizationId"
+                  defaultValue={organization?.id ?? ""}
+                  className="max-w-48 rounded-md border-0 px-2 py-1 text-sm ring-1 ring-slate-300"
+                >
+                  {organization ? null : <option value="" disabled>Choose an organization</option>}
+                  {organizations.map((choice) => (
+                    <option key={choice.id} value={choice.id}>{choice.name}</option>
+                  ))}
+                </select>
+                <button type="submit" className="rounded-md px-2 py-1 text-sm text-slate-700 ring-1 ring-slate-300 hover:text-indigo-700">Switch</button>
+              </form>
+            ) : null}
+            <Link href="/organizations/new" prefetch={false} className="text-sm text-indigo-700 hover:underline">New organization</Link>
             <form action={signOutAction}>
               <button className="text-sm text-slate-600 hover:text-slate-900">Sign out</button>
             </form>

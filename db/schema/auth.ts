@@ -11,8 +11,11 @@ export const sessions = pgTable(
   {
     id: text().primaryKey(),
     userId: text().notNull().references(() => users.id, { onDelete: "cascade" }),
-    /** The organization this session works in now (its membership is checked on every request). */
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /**
+     * The organization this session works in now (its membership is checked on every request); null
+     * for a user with no organization left, who sees only the page to create one.
+     */
+    organizationId: text().references(() => organizations.id, { onDelete: "cascade" }),
     createdAt: tstz().notNull().defaultNow(),
     /** Refreshed at most once a minute, not per request. */
     lastSeenAt: tstz().notNull().defaultNow(),

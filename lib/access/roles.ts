@@ -31,3 +31,11 @@ export function can(actor: Ctx["actor"], permission: Permission): boolean {
 export function requirePermission(ctx: Pick<Ctx, "actor">, permission: Permission): void {
   if (!can(ctx.actor, permission)) throw new ForbiddenError();
 }
+
+/**
+ * Whether actor may hand out `role` (an API key's, or a member's): only a role whose grants are all
+ * the actor's own, so an admin cannot make an owner key. The system may hand out any.
+ */
+export function canGrant(actor: Ctx["actor"], role: Role): boolean {
+  return actor.type === "system" || [...GRANTS[role]].every((permission) => GRANTS[actor.role].has(permission));
+}

@@ -1,8 +1,8 @@
 import { apiKeys } from "@/db/schema";
-import { isRole } from "@/lib/access/roles";
+import { canGrant, isRole } from "@/lib/access/roles";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { ValidationError } from "@/lib/errors";
+import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { generateApiKey } from "./api-key-format";
 
@@ -12,6 +12,7 @@ export async function createApiKey({ ctx, input }: { ctx: Ctx; input: { name?: s
   if (name.length > 200) throw new ValidationError("Use at most 200 characters for the key's name.");
   const role = input.role ?? "admin";
   if (!isRole(role)) throw new ValidationError("A key's role is owner, admin or viewer.");
+  if (!canGrant(ctx.actor, role)) throw new ForbiddenError(`Your role may not create ${role} keys: only an owner may create an owner key.`);
   const { key, prefix, keyHash } = generateApiKey();
   const row = await withTransaction(ctx, async (tx) => {
     const [inserted] = await tx.db

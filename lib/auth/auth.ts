@@ -18,7 +18,8 @@ import type { Role } from "@/lib/access/roles";
 declare module "next-auth" {
   interface Session {
     userId?: string;
-    organizationId?: string;
+    /** Null: the user belongs to no organization (any more) and may only create one. */
+    organizationId?: string | null;
     /** The user's role in organizationId, checked on every request. */
     role?: Role;
     sessionId?: string;
@@ -26,7 +27,7 @@ declare module "next-auth" {
     sessionCheckFailed?: boolean;
   }
   interface User {
-    organizationId?: string;
+    organizationId?: string | null;
   }
 }
 
@@ -62,7 +63,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   callbacks: {
     async jwt({ token, user }) {
       if (user) {
-        const sessionId = await startSession({ userId: user.id!, organizationId: user.organizationId! });
+        const sessionId = await startSession({ userId: user.id!, organizationId: user.organizationId ?? null });
         return { ...token, sid: sessionId, userId: user.id, organizationId: user.organizationId };
       }
       // A token from before sessions were kept on the server names none: signed out.
@@ -83,8 +84,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       return {
         ...session,
         userId: token.userId as string | undefined,
-        organizationId: token.organizationId as string | undefined,
-        role: token.role as Role | undefined,
+        organizationId: token.organizationId as string | null | undefined,
+        role: (token.role ?? undefined) as Role | undefined,
         sessionId: token.sid as string | undefined,
       };
     },

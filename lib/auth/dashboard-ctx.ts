@@ -1,14 +1,34 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import type { Session } from "next-auth";
 import { cache } from "react";
-import type { Role } from "@/lib/access/roles";
+import { requirePermission, type Permission, type Role } from "@/lib/access/roles";
 import { createCtx, type Ctx } from "@/lib/context";
 import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { loginPath, REQUESTED_PATH_HEADER } from "./return-path";
 
-// One session check per request, however many components and actions ask (layout + page).
-const currentSession = cache(() => auth());
+// One session check per request, however many components and actions ask (layout + page), until an
+// action changes the session's organization: the page it then redirects to is rendered in the same
+// request and must see the new one (forgetCurrentSession).
+const requestSession = cache((): { session?: Promise<Session | null> } => ({}));
+const currentSession = () => (requestSession().session ??= auth());
+
+/** The session's row changed in this request (a switch, a deleted organization): read it again when next asked. */
+export function forgetCurrentSession(): void {
+  requestSession().session = undefined;
+}
+
+/** Where a signed-in user with no organization (their last one was deleted) is sent: they may create one. */
+export const NO_ORGANIZATION_PATH = "/organizations/new";
+
+export interface SignedInUser {
+  userId: string;
+  sessionId: string;
+  /** The organization the session works in, with the user's role there; null when they have none left. */
+  organizationId: string | null;
+  role: Role | null;
+}
 
 export interface DashboardSession {
   userId: string;
@@ -18,20 +38,34 @@ export interface DashboardSession {
 }
 
 /**
- * The signed-in user's live session (checked against the sessions table and the membership by
- * auth()'s jwt callback); no session, an ended one, or a removed membership → the login page, which
- * comes back to the page asked for after signing in.
+ * The signed-in user's live session (checked against the sessions table, and the membership when it
+ * names an organization, by auth()'s jwt callback), with or without an organization; no session or an
+ * ended one → the login page, which comes back to the page asked for after signing in.
  */
-export async function requireDashboardSession(): Promise<DashboardSession> {
+export async function requireSignedInUser(): Promise<SignedInUser> {
   const session = await currentSession();
   if (session?.sessionCheckFailed) throw new Error("The session could not be checked; the database may be unavailable.");
-  if (!session?.organizationId || !session.userId || !session.sessionId || !session.role) redirect(loginPath((await headers()).get(REQUESTED_PATH_HEADER)));
-  return { userId: session.userId, organizationId: session.organizationId, role: session.role, sessionId: session.sessionId };
+  if (!session?.userId || !session.sessionId) redirect(loginPath((await headers()).get(REQUESTED_PATH_HEADER)));
+  return { userId: session.userId, sessionId: session.sessionId, organizationId: session.organizationId ?? null, role: session.role ?? null };
 }
 
-/** The signed-in user's tenant ctx for dashboard pages and actions; no live session → the login page. */
-export async function requireDashboardCtx(): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
+/** requireSignedInUser, in an organization: a user with none left is sent to create one. */
+export async function requireDashboardSession(): Promise<DashboardSession> {
+  const { userId, sessionId, organizationId, role } = await requireSignedInUser();
+  if (!organizationId || !role) redirect(NO_ORGANIZATION_PATH);
+  return { userId, organizationId, role, sessionId };
+}
+
+/**
+ * The signed-in user's tenant ctx for dashboard pages and actions, once their role in the current
+ * organization allows `permission` (lib/access/roles.ts): pages read ("read", the default), every
+ * server action that changes something asks for "change" (or more), so a viewer calling one anyway
+ * gets 403 `forbidden` (the form shows its message) and nothing changes. No live session → the login page.
+ */
+export async function requireDashboardCtx(permission: Permission = "read"): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
   const { organizationId, userId, role } = await requireDashboardSession();
   const ip = clientAddress(await headers());
-  return createCtx(organizationId, { type: "user", userId, role }, undefined, ip) as Ctx & { actor: { type: "user"; userId: string; role: Role } };
+  const ctx = createCtx(organizationId, { type: "user", userId, role }, undefined, ip) as Ctx & { actor: { type: "user"; userId: string; role: Role } };
+  requirePermission(ctx, permission);
+  return ctx;
 }

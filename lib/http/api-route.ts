@@ -1,7 +1,12 @@
 // The one wrapper every /api/v1 route goes through: bearer API key → tenant ctx, errors → HTTP.
+// Right after the key, the key's role (lib/access/roles.ts): reading needs "read", anything else
+// "change" unless the route names another permission; a refusal is 403 `forbidden` before the body is
+// read or any id or field is checked (only a body declared over 1 MiB is refused earlier, with 413,
+// before the key is even looked up).
 // It also holds the rules every route shares (API.md "Tenancy"): bodies over 1 MiB get 413, and a
 // control character in a path parameter, a query parameter or a JSON field gets 400; a path id not in
 // our id format gets 404 before any query; the database out of reach gets 503 (error-response.ts).
+import { requirePermission, type Permission } from "@/lib/access/roles";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
 import { clientAddress } from "./client-address";
@@ -25,14 +30,25 @@ interface ApiRequest<P extends Params> {
 /** Which path parameter holds whose id: one not in our id format is 404 before any query (e.g. `{ id: "dlv" }`). */
 type IdParams<P extends Params> = { [K in keyof P]?: { prefix: IdPrefix; what: string } };
 
-export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>, ids: IdParams<P> = {}) {
+export interface ApiRouteOptions {
+  /** What the key's role must allow; default "read" for GET and HEAD, "change" for anything else. */
+  permission?: Permission;
+}
+
+/** The permission a route needs unless it names one: reading is "read", every other method a change. */
+export function defaultPermission(method: string): Permission {
+  return method === "GET" || method === "HEAD" ? "read" : "change";
+}
+
+export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>) => Promise<Response>, ids: IdParams<P> = {}, options: ApiRouteOptions = {}) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
-      await refuseDeclaredOversize(request);
+      await refuseDeclaredOversize(request); // no query for a body declared too big, not even the key's
       const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
       const principal = key ? await authenticateApiKey(key) : null;
       if (!principal) throw new UnauthorizedError();
       const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId, role: principal.role }, undefined, clientAddress(request.headers));
+      requirePermission(ctx, options.permission ?? defaultPermission(request.method));
       const params = (await context.params) ?? ({} as P);
       const query = new URL(request.url).searchParams;
       for (const [name, value] of Object.entries(params)) assertStorableText(value, `The path parameter ${name}`);

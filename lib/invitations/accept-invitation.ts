@@ -20,7 +20,7 @@ export async function acceptInvitation(input: { token: string; userId: string; s
       throw new ConflictError(`This invitation is for ${invitation.email}; you are signed in as ${user?.email ?? "someone else"}.`);
     }
     await joinOrganization(tx, { invitation, userId: input.userId, ip: input.ip });
-    if (input.sessionId) await switchSessionOrganization(tx, { sessionId: input.sessionId, userId: input.userId, organizationId: invitation.organizationId });
+    if (input.sessionId) await switchSessionOrganization({ sessionId: input.sessionId, userId: input.userId, organizationId: invitation.organizationId }, tx);
     return { organizationId: invitation.organizationId };
   });
 }

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { invitations } from "@/db/schema";
-import { requirePermission } from "@/lib/access/roles";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError } from "@/lib/errors";
@@ -18,7 +17,6 @@ import { presentInvitation, type InvitationView } from "./present-invitation";
  * member, or already holds a pending invitation, is refused (409): withdraw the old one to send anew.
  */
 export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown }): Promise<InvitationView> {
-  requirePermission(ctx, "manage_members");
   const { email, role } = parseInput(InviteMemberInput, input);
   const { token, tokenHash } = newInvitationToken();
   return withTransaction(ctx, async (ctx) => {

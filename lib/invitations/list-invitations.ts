@@ -1,12 +1,10 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { invitations } from "@/db/schema";
-import { requirePermission } from "@/lib/access/roles";
 import type { Ctx } from "@/lib/context";
 import { presentInvitation, type InvitationView } from "./present-invitation";
 
 /** Pending invitations of ctx's organization (neither accepted, withdrawn nor expired), oldest first. */
 export async function listInvitations({ ctx }: { ctx: Ctx }): Promise<InvitationView[]> {
-  requirePermission(ctx, "manage_members");
   const rows = await ctx.db
     .select({ id: invitations.id, email: invitations.email, role: invitations.role, expiresAt: invitations.expiresAt })
     .from(invitations)

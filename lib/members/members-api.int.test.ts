@@ -39,7 +39,7 @@ const remove = (apiKey: string, userId: string) => callRoute(memberRoute.DELETE,
 const roleOf = async (organizationId: string, userId: string) =>
   (await getSql()`select role from memberships where organization_id = ${organizationId} and user_id = ${userId}`)[0]?.role ?? null;
 const auditOf = (organizationId: string) =>
-  getSql()`select action, actor_type, actor_id, target_type, target_id, details from audit_log where organization_id = ${organizationId} order by at, id`;
+  getSql()`select action, actor_type, actor_id, target_type, target_id, details from audit_log where organization_id = ${organizationId} and action like 'member.%' order by at, id`;
 
 describe("GET /api/v1/members", () => {
   it("lists the organization's members with email, role and join time, and no one else's", async () => {

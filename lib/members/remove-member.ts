@@ -1,5 +1,4 @@
 import { sql } from "drizzle-orm";
-import { requirePermission } from "@/lib/access/roles";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { endMemberSessions } from "@/lib/auth/sessions/end-member-sessions";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -12,7 +11,6 @@ import { lockMembership } from "./lock-membership";
  * transaction (their account and other organizations stay). The last owner cannot be removed (409).
  */
 export async function removeMember({ ctx, input }: { ctx: Ctx; input: { userId: unknown } }): Promise<void> {
-  requirePermission(ctx, "manage_members");
   const userId = idOrNotFound("usr", input.userId, "Member");
   await withTransaction(ctx, async (ctx) => {
     const member = await lockMembership(ctx, userId);

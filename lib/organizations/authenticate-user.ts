@@ -9,7 +9,7 @@ export interface AuthenticatedUser {
   userId: string;
   email: string;
   name: string | null;
-  /** Their first organization; null for an account that belongs to none (removed everywhere): it can sign in only to accept an invitation. */
+  /** The organization sign-in opens: the one used last, else the first joined; null when they belong to none. */
   organizationId: string | null;
 }
 
@@ -31,7 +31,7 @@ function signInEmail(email: unknown): string | null {
 }
 
 /**
- * Email + password → the user and their (first) organization, if any, or null. Throttled per account and per
+ * Email + password → the user and the organization to open (last used, else first joined; none: null), or null. Throttled per account and per
  * source address (lib/auth/throttle): over a limit it throws TooManyRequestsError without looking at the
  * password, and PasswordHashingBusyError when this process has too many hashes waiting.
  */
@@ -51,10 +51,12 @@ export async function authenticateUser(input: { email: unknown; password: unknow
   }
   // On sign-in's own pool, like the throttle: a storm waits there, not in the shared pool.
   const [row] = await getAuthSql()<{ id: string; email: string; name: string | null; password_hash: string; organization_id: string | null }[]>`
-    select u.id, u.email, u.name, u.password_hash, m.organization_id
-    from users u left join memberships m on m.user_id = u.id
-    where u.email = ${email}
-    order by m.created_at limit 1`;
+    select u.id, u.email, u.name, u.password_hash, (
+      select m.organization_id from memberships m join organizations o on o.id = m.organization_id and o.deleted_at is null
+      where m.user_id = u.id
+      order by m.last_used_at desc nulls last, m.created_at, m.organization_id limit 1) as organization_id
+    from users u
+    where u.email = ${email}`;
   let ok: boolean;
   try {
     ok = await verifyPassword(password, row?.password_hash ?? (await decoy()));

@@ -11,8 +11,8 @@ export type RevokeApiKeyState = FormState<{ revokedId: string }>;
 
 export async function createApiKeyAction(_: CreateApiKeyState, form: FormData): Promise<CreateApiKeyState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
-    const { id, apiKey } = await createApiKey({ ctx, input: { name: String(form.get("name") ?? "") } });
+    const ctx = await requireDashboardCtx("change");
+    const { id, apiKey } = await createApiKey({ ctx, input: { name: String(form.get("name") ?? ""), role: form.get("role") ?? "admin" } });
     revalidatePath("/api-keys");
     return { ok: true, id, apiKey };
   }, form);
@@ -20,7 +20,7 @@ export async function createApiKeyAction(_: CreateApiKeyState, form: FormData): 
 
 export async function revokeApiKeyAction(_: RevokeApiKeyState, form: FormData): Promise<RevokeApiKeyState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
+    const ctx = await requireDashboardCtx("change");
     const id = String(form.get("id") ?? "");
     await revokeApiKey({ ctx, input: { id } });
     revalidatePath("/api-keys");

@@ -13,7 +13,7 @@ export type BulkState = FormState<{ kind: BulkKind; count: number; done: boolean
 /** `intent` is "replay:preview", "replay:confirm", "bury:preview" or "bury:confirm". */
 export async function bulkDeliveriesAction(_: BulkState, form: FormData): Promise<BulkState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
+    const ctx = await requireDashboardCtx("change");
     const [kind, step] = String(form.get("intent") ?? "").split(":") as [BulkKind, string];
     const done = step === "confirm";
     const input = { filter: bulkFilterFromForm(form), dryRun: !done };

@@ -10,7 +10,7 @@ export type CreateEndpointState = FormState<{ id: string; ingestUrl: string; sec
 
 export async function createEndpointAction(_: CreateEndpointState, form: FormData): Promise<CreateEndpointState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
+    const ctx = await requireDashboardCtx("change");
     const endpoint = await createEndpoint({ ctx, input: endpointInputFromForm(form) });
     revalidatePath("/endpoints");
     return { ok: true, id: endpoint.id, ingestUrl: endpoint.ingestUrl, secret: endpoint.secret };

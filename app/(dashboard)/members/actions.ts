@@ -12,7 +12,7 @@ const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 export async function inviteMemberAction(_: FormState, form: FormData): Promise<FormState<{ invitedEmail: string }>> {
   return runFormAction(async () => {
-    const invitation = await inviteMember({ ctx: await requireDashboardCtx(), input: { email: field(form, "email"), role: field(form, "role") } });
+    const invitation = await inviteMember({ ctx: await requireDashboardCtx("manage_members"), input: { email: field(form, "email"), role: field(form, "role") } });
     revalidatePath("/members");
     return { ok: true, invitedEmail: invitation.email };
   }, form);
@@ -20,7 +20,7 @@ export async function inviteMemberAction(_: FormState, form: FormData): Promise<
 
 export async function withdrawInvitationAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    await withdrawInvitation({ ctx: await requireDashboardCtx(), input: { id: field(form, "id") } });
+    await withdrawInvitation({ ctx: await requireDashboardCtx("manage_members"), input: { id: field(form, "id") } });
     revalidatePath("/members");
     return { ok: true };
   }, form);
@@ -28,7 +28,7 @@ export async function withdrawInvitationAction(_: FormState, form: FormData): Pr
 
 export async function changeMemberRoleAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    await changeMemberRole({ ctx: await requireDashboardCtx(), input: { userId: field(form, "userId"), changes: { role: field(form, "role") } } });
+    await changeMemberRole({ ctx: await requireDashboardCtx("manage_members"), input: { userId: field(form, "userId"), changes: { role: field(form, "role") } } });
     revalidatePath("/members");
     return { ok: true };
   }, form);
@@ -36,7 +36,7 @@ export async function changeMemberRoleAction(_: FormState, form: FormData): Prom
 
 export async function removeMemberAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    await removeMember({ ctx: await requireDashboardCtx(), input: { userId: field(form, "userId") } });
+    await removeMember({ ctx: await requireDashboardCtx("manage_members"), input: { userId: field(form, "userId") } });
     revalidatePath("/members");
     return { ok: true };
   }, form);

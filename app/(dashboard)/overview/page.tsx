@@ -3,6 +3,7 @@ import { IncidentList } from "@/components/alerts/incident-list";
 import { EndpointOverviewTable } from "@/components/overview/endpoint-overview-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { getOverview } from "@/lib/endpoints/get-overview";
 
@@ -12,6 +13,7 @@ export const metadata = { title: "Overview · Webhook Inbox" };
 export default async function OverviewPage() {
   const ctx = await requireDashboardCtx();
   const overview = await getOverview({ ctx });
+  const canChange = can(ctx.actor, "change");
   const waiting = overview.endpoints.some((endpoint) => endpoint.pending > 0);
   return (
     <>
@@ -22,13 +24,13 @@ export default async function OverviewPage() {
         actions={
           <div className="flex items-center gap-4">
             <AutoRefresh active={waiting} intervalMs={5000} />
-            <Link prefetch={false} href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">New endpoint</Link>
+            {canChange ? <Link prefetch={false} href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">New endpoint</Link> : null}
           </div>
         }
       >
         {overview.endpoints.length === 0 ? (
           <p className="text-sm text-slate-600">
-            No endpoints yet. <Link prefetch={false} href="/endpoints/new" className="text-indigo-700 underline">Create one</Link> to get an ingest URL.
+            No endpoints yet.{canChange ? <> <Link prefetch={false} href="/endpoints/new" className="text-indigo-700 underline">Create one</Link> to get an ingest URL.</> : null}
           </p>
         ) : (
           <EndpointOverviewTable endpoints={overview.endpoints} />

@@ -1,13 +1,16 @@
+import { DeleteOrganizationForm } from "@/components/organization/delete-organization-form";
 import { OrganizationSettingsForm } from "@/components/organization/organization-settings-form";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { getOrganization } from "@/lib/organizations/get-organization";
-import { updateOrganizationAction } from "./actions";
+import { deleteOrganizationAction, updateOrganizationAction } from "./actions";
 
 export const metadata = { title: "Settings · Webhook Inbox" };
 
-// The organization's own settings: its id (for the CLI), its name and how long its deliveries are kept.
+// The organization's own settings: its id (for the CLI), its name and how long its deliveries are kept,
+// and (owners only) deleting it. A viewer sees the settings without a way to change them.
 export default async function SettingsPage() {
   const ctx = await requireDashboardCtx();
   const organization = await getOrganization({ ctx });
@@ -23,8 +26,13 @@ export default async function SettingsPage() {
         </div>
       </Card>
       <Card title="Name and retention">
-        <OrganizationSettingsForm action={updateOrganizationAction} organization={organization} />
+        <OrganizationSettingsForm action={updateOrganizationAction} organization={organization} readOnly={!can(ctx.actor, "change")} />
       </Card>
+      {can(ctx.actor, "delete_organization") ? (
+        <Card title="Delete organization">
+          <DeleteOrganizationForm action={deleteOrganizationAction} name={organization.name} />
+        </Card>
+      ) : null}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { DeliveryTable } from "@/components/deliveries/delivery-table";
 import { Alert } from "@/components/ui/alert";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/delivery/presentation/deliveries-page-query";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
@@ -51,7 +52,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
           {page.nextCursor ? <Link prefetch={false} href={deliveriesHref(query.values, { cursor: page.nextCursor })} className="text-indigo-700 underline">Older →</Link> : null}
         </nav>
       </Card>
-      {query.filter ? (
+      {query.filter && can(ctx.actor, "change") ? (
         <Card title="Bulk actions">
           <BulkActions key={JSON.stringify(bulkFilter)} action={bulkDeliveriesAction} filter={bulkFilter} searching={Boolean(query.values.q)} />
         </Card>

@@ -11,7 +11,7 @@ export type DeliveryActionState = FormState<{ done: "replay" | "bury"; at: numbe
 
 export async function deliveryAction(_: DeliveryActionState, form: FormData): Promise<DeliveryActionState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
+    const ctx = await requireDashboardCtx("change");
     const id = idOrNotFound("dlv", form.get("id"), "Delivery");
     const intent = form.get("intent") === "bury" ? "bury" : "replay";
     // The dashboard never buries a delivered delivery (see buryDelivery's keepDelivered).

@@ -10,6 +10,7 @@ import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime, exactTime } from "@/components/ui/relative-time";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { getDelivery } from "@/lib/delivery/get-delivery";
 import { getDeliveryCurl } from "@/lib/delivery/get-delivery-curl";
@@ -59,7 +60,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <div className="ml-auto"><AutoRefresh active={waiting} intervalMs={2000} /></div>
       </div>
       <Card title="Summary">
-        <div className="mb-4"><DeliveryActions action={deliveryAction} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
+        {can(ctx.actor, "change") ? (
+          <div className="mb-4"><DeliveryActions action={deliveryAction} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
+        ) : null}
         {plan ? <RetryPlanView plan={plan} now={now} /> : null}
         {delivery.lastError ? <p className="mb-3 text-sm break-words text-red-800" data-testid="delivery-last-error">Last error: {delivery.lastError}</p> : null}
         <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-4">

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 
@@ -14,11 +15,13 @@ export default async function EndpointsPage() {
     <>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-lg font-semibold">Endpoints</h1>
-        <Link href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">New endpoint</Link>
+        {can(ctx.actor, "change") ? (
+          <Link href="/endpoints/new" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500">New endpoint</Link>
+        ) : null}
       </div>
       <Card>
         {data.length === 0 ? (
-          <p className="text-sm text-slate-600">No endpoints yet. Create one to get an ingest URL.</p>
+          <p className="text-sm text-slate-600">No endpoints yet.{can(ctx.actor, "change") ? " Create one to get an ingest URL." : ""}</p>
         ) : (
           <ul className="divide-y divide-slate-200" aria-label="Endpoints">
             {data.map((endpoint) => (

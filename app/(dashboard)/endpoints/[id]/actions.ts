@@ -14,20 +14,20 @@ const idOf = (form: FormData) => idOrNotFound("ep", form.get("id"), "Endpoint");
 
 export async function updateEndpointAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    await updateEndpoint({ ctx: await requireDashboardCtx(), input: { id: idOf(form), changes: endpointChangesFromForm(form) } });
+    await updateEndpoint({ ctx: await requireDashboardCtx("change"), input: { id: idOf(form), changes: endpointChangesFromForm(form) } });
     revalidatePath(`/endpoints/${idOf(form)}`);
     return { ok: true };
   }, form);
 }
 
 export async function setPausedAction(form: FormData): Promise<void> {
-  await updateEndpoint({ ctx: await requireDashboardCtx(), input: { id: idOf(form), changes: { paused: form.get("paused") === "true" } } });
+  await updateEndpoint({ ctx: await requireDashboardCtx("change"), input: { id: idOf(form), changes: { paused: form.get("paused") === "true" } } });
   revalidatePath(`/endpoints/${idOf(form)}`);
 }
 
 export async function deleteEndpointAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx();
+    const ctx = await requireDashboardCtx("change");
     const endpoint = await getEndpoint({ ctx, input: { id: idOf(form) } });
     if (String(form.get("confirmName") ?? "").trim() !== endpoint.name) return { error: `Type the endpoint's name, “${endpoint.name}”, to delete it.` };
     await deleteEndpoint({ ctx, input: { id: endpoint.id } });

@@ -12,6 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { alertEmailStatus } from "@/lib/alerts/alert-email-status";
+import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
@@ -42,6 +43,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
   const quarantine = endpoint.provider === "none" ? null : await listQuarantinedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
   const quarantined = quarantine ? await quarantineSummary({ ctx, input: { endpointId: endpoint.id } }) : null;
   const alertEmail = endpoint.alertEmail ? await alertEmailStatus({ ctx, input: { email: endpoint.alertEmail } }) : "none";
+  const canChange = can(ctx.actor, "change"); // a viewer sees the settings, and no control that changes them
   const previousValid = endpoint.previousSecretValidUntil && Date.parse(endpoint.previousSecretValidUntil) > Date.now() ? endpoint.previousSecretValidUntil : null;
   return (
     <>
@@ -61,23 +63,23 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
           <p className="text-sm"><span className="text-slate-500">Provider:</span> <ProviderLabel provider={endpoint.provider} /></p>
           {endpoint.provider === "none" ? <Alert tone="warning">Unsafe: this endpoint does not verify signatures; anyone who knows the URL can send to it.</Alert> : null}
           {previousValid ? <p className="text-sm text-slate-600">The previous signing secret still verifies until {utc(previousValid)}.</p> : null}
-          {endpoint.provider !== "none" ? (
+          {endpoint.provider !== "none" && canChange ? (
             <RotateSecretForm action={rotateSecretAction} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} />
           ) : null}
         </div>
       </Card>
       <Card
         title="Delivering"
-        actions={
+        actions={canChange ? (
           <form action={setPausedAction}>
             <input type="hidden" name="id" value={endpoint.id} />
             <input type="hidden" name="paused" value={endpoint.paused ? "false" : "true"} />
             <Button type="submit" variant="secondary">{endpoint.paused ? "Resume deliveries" : "Pause deliveries"}</Button>
           </form>
-        }
+        ) : null}
       >
         {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
-        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} alertEmailStatus={alertEmail} />
+        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} alertEmailStatus={alertEmail} readOnly={!canChange} />
       </Card>
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />
@@ -90,13 +92,15 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
             {` ${quarantined.kept.toLocaleString("en")} kept`}
             {quarantined.notKept > 0 ? `; ${quarantined.notKept.toLocaleString("en")} more were counted but not kept (over the rate per source address).` : "."}
           </p>
-          <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div>
+          {canChange ? <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div> : null}
           <QuarantineTable requests={quarantine.data} now={new Date()} />
         </Card>
       ) : null}
-      <Card title="Delete endpoint">
-        <DeleteEndpointForm action={deleteEndpointAction} endpointId={endpoint.id} name={endpoint.name} />
-      </Card>
+      {canChange ? (
+        <Card title="Delete endpoint">
+          <DeleteEndpointForm action={deleteEndpointAction} endpointId={endpoint.id} name={endpoint.name} />
+        </Card>
+      ) : null}
     </>
   );
 }

@@ -13,7 +13,7 @@ export async function reverifyQuarantineAction(_: ReverifyState, form: FormData)
   return runFormAction(async () => {
     const endpointId = idOrNotFound("ep", form.get("id"), "Endpoint");
     const done = form.get("intent") === "confirm";
-    const { count, duplicates } = await reverifyQuarantined({ ctx: await requireDashboardCtx(), input: { endpointId, dryRun: !done } });
+    const { count, duplicates } = await reverifyQuarantined({ ctx: await requireDashboardCtx("change"), input: { endpointId, dryRun: !done } });
     if (done) revalidatePath(`/endpoints/${endpointId}`);
     return { ok: true, count, duplicates: duplicates ?? 0, done };
   }, form);

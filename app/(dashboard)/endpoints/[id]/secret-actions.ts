@@ -12,7 +12,7 @@ export async function rotateSecretAction(_: RotateSecretState, form: FormData): 
   return runFormAction(async () => {
     const id = idOrNotFound("ep", form.get("id"), "Endpoint");
     const given = String(form.get("secret") ?? "").trim();
-    const rotated = await rotateEndpointSecret({ ctx: await requireDashboardCtx(), input: { id, body: given ? { secret: given } : {} } });
+    const rotated = await rotateEndpointSecret({ ctx: await requireDashboardCtx("change"), input: { id, body: given ? { secret: given } : {} } });
     revalidatePath(`/endpoints/${id}`);
     return { ok: true, ...rotated };
   }, form);

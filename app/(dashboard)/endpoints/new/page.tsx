@@ -1,16 +1,24 @@
+import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
+import { can } from "@/lib/access/roles";
+import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { CreateEndpointForm } from "@/components/endpoints/create-endpoint-form";
 import { providerGuides } from "@/lib/signatures";
 import { createEndpointAction } from "../actions";
 
 export const metadata = { title: "New endpoint · Webhook Inbox" };
 
-export default function NewEndpointPage() {
+export default async function NewEndpointPage() {
+  const ctx = await requireDashboardCtx();
   return (
     <>
       <h1 className="text-lg font-semibold">New endpoint</h1>
       <Card>
-        <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
+        {can(ctx.actor, "change") ? (
+          <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
+        ) : (
+          <Alert tone="warning">Your role in this organization (viewer) can see endpoints but not create them.</Alert>
+        )}
       </Card>
     </>
   );

@@ -3,6 +3,8 @@ import { apiRoute } from "@/lib/http/api-route";
 import { inviteMember } from "@/lib/invitations/invite-member";
 import { listInvitations } from "@/lib/invitations/list-invitations";
 
-export const POST = apiRoute(async ({ ctx, json }) => Response.json(await inviteMember({ ctx, input: await json() }), { status: 201 }));
+const MANAGE = { permission: "manage_members" } as const;
 
-export const GET = apiRoute(async ({ ctx }) => Response.json({ data: await listInvitations({ ctx }), nextCursor: null }));
+export const POST = apiRoute(async ({ ctx, json }) => Response.json(await inviteMember({ ctx, input: await json() }), { status: 201 }), {}, MANAGE);
+
+export const GET = apiRoute(async ({ ctx }) => Response.json({ data: await listInvitations({ ctx }), nextCursor: null }), {}, MANAGE);

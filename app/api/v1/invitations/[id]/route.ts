@@ -5,4 +5,4 @@ import { withdrawInvitation } from "@/lib/invitations/withdraw-invitation";
 export const DELETE = apiRoute<{ id: string }>(async ({ ctx, params }) => {
   await withdrawInvitation({ ctx, input: { id: params.id } });
   return new Response(null, { status: 204 });
-});
+}, {}, { permission: "manage_members" });
