@@ -61,7 +61,7 @@ test("an invited address signs up from the mailed link and lands in the inviting
     await guest.getByRole("button", { name: "Sign up and join Invite Co" }).click();
     await expect(guest).toHaveURL(/\/overview$/);
     await expect(guest.getByTestId("organization-name")).toContainText("Invite Co");
-    await expect(guest.getByTestId("signed-in-user")).toHaveText(invitee);
+    await expect(guest.getByTestId("signed-in-user")).toHaveText(`${invitee} · admin`);
 
     // An admin sees the members read-only, themself with the invited role.
     await guest.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Members" }).click();
@@ -105,7 +105,7 @@ test("owners change roles and remove members; the last owner stays; a link opene
   await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign up and join Roles Co" }).click();
   await expect(page).toHaveURL(/\/overview$/);
-  await expect(page.getByTestId("signed-in-user")).toHaveText(other);
+  await expect(page.getByTestId("signed-in-user")).toHaveText(`${other} · viewer`);
 
   // Back as the owner: make the viewer an admin, then remove them after confirming.
   await page.getByRole("button", { name: "Sign out" }).click();
