@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { getSql } from "@/db";
 import type { Ctx } from "@/lib/context";
+import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
 import { positiveIntegerEnv } from "@/lib/env-number";
 
 /** ENDPOINT_PURGE_BATCH_SIZE: deliveries removed per transaction (default 2,000). */
@@ -17,19 +18,9 @@ const MIN_PAUSE_MS = 200;
  * neither block the delivery worker nor deadlock with it; a row it skipped goes in a later batch or
  * the sweep. The locked rows are then deleted by their ctid, without a second index lookup.
  */
-async function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Promise<number> {
-  const rows = await ctx.db.execute<{ n: number }>(sql`
-    with gone as (
-      delete from deliveries where ctid = any(array(
-        select d.ctid from deliveries d
-        where d.endpoint_id = ${endpointId} and d.organization_id = ${ctx.organizationId}
-          and not exists (select 1 from endpoints e where e.id = ${endpointId})
-        limit ${batchSize}
-        for update skip locked))
-      returning 1
-    )
-    select count(*)::int as n from gone`);
-  return Number(rows[0]?.n ?? 0);
+function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Promise<number> {
+  return deleteDeliveriesBatch(ctx.db, sql`d.endpoint_id = ${endpointId} and d.organization_id = ${ctx.organizationId}
+    and not exists (select 1 from endpoints e where e.id = ${endpointId})`, batchSize);
 }
 
 /**

@@ -4,6 +4,7 @@
 // an endpoint's purge, so other organizations' ingest and deliveries go on.
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
 import { purgeBatchSize } from "@/lib/endpoints/purge-endpoint-deliveries";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
 
@@ -26,19 +27,9 @@ async function deleteOneEndpoint(ctx: Ctx): Promise<boolean> {
   return rows.length > 0;
 }
 
-async function deleteDeliveryBatch(ctx: Ctx, batchSize: number): Promise<number> {
-  const rows = await ctx.db.execute<{ n: number }>(sql`
-    with gone as (
-      delete from deliveries where ctid = any(array(
-        select d.ctid from deliveries d
-        where d.organization_id = ${ctx.organizationId}
-          and exists (select 1 from organizations o where o.id = ${ctx.organizationId} and o.deleted_at is not null)
-        limit ${batchSize}
-        for update skip locked))
-      returning 1
-    )
-    select count(*)::int as n from gone`);
-  return Number(rows[0]?.n ?? 0);
+function deleteDeliveryBatch(ctx: Ctx, batchSize: number): Promise<number> {
+  return deleteDeliveriesBatch(ctx.db, sql`d.organization_id = ${ctx.organizationId}
+    and exists (select 1 from organizations o where o.id = ${ctx.organizationId} and o.deleted_at is not null)`, batchSize);
 }
 
 /**

@@ -1,0 +1,20 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+
+/**
+ * Deletes up to `batchSize` deliveries `d` matching `where` (their attempts go by the cascade) and says
+ * how many. Rows another transaction holds (a claim, a replay) are skipped, not waited for: the next
+ * batch takes them. The purges of deleted endpoints and organizations share it.
+ */
+export async function deleteDeliveriesBatch(db: DbOrTx, where: SQL, batchSize: number): Promise<number> {
+  const rows = await db.execute<{ n: number }>(sql`
+    with gone as (
+      delete from deliveries where ctid = any(array(
+        select d.ctid from deliveries d where ${where}
+        limit ${batchSize}
+        for update skip locked))
+      returning 1
+    )
+    select count(*)::int as n from gone`);
+  return Number(rows[0]?.n ?? 0);
+}
