@@ -5,6 +5,8 @@ import { getSql } from "@/db";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
+import type { JobHelpers } from "graphile-worker";
+import { vacuumOwnTablesTask } from "@/jobs/vacuum-own-tables";
 import { ownVacuumSettings, vacuumOwnTables } from "./vacuum-own-tables";
 
 useTestDatabase();
@@ -69,6 +71,17 @@ describe("vacuum-own-tables", () => {
     const apiKeysAfter = await stats("api_keys");
     expect(apiKeysAfter.last_vacuum).toBeNull();
     expect(apiKeysAfter.last_analyze).toBeNull();
+  });
+
+  it("comes back in 15 s, one waiting job however many runs ask", async () => {
+    const helpers = { abortSignal: undefined } as unknown as JobHelpers;
+    const before = Date.now();
+    await vacuumOwnTablesTask({}, helpers);
+    await vacuumOwnTablesTask({}, helpers);
+    const jobs = await getSql()<{ run_at: Date }[]>`select run_at from graphile_worker.jobs where task_identifier = 'vacuum-own-tables' and key = 'vacuum-own-tables'`;
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.run_at.getTime()).toBeGreaterThan(before + 10_000);
+    expect(jobs[0]!.run_at.getTime()).toBeLessThan(Date.now() + 20_000);
   });
 
   it("does nothing when told to leave vacuuming to the operator", async () => {
