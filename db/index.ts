@@ -31,6 +31,24 @@ const NO_JIT = { jit: "off" } as const;
 // Kept on globalThis so Next.js dev reloads do not open a new pool per edit.
 const holder = globalThis as unknown as { __inboxClients?: Clients };
 
+const sessionHolder = globalThis as unknown as { __inboxSessionSettings?: Readonly<Record<string, string>> };
+
+/**
+ * Settings every session of this process's pools starts with, beyond the defaults: the worker process
+ * sets `synchronous_commit` here (lib/runtime/worker-sessions.ts); the web process sets nothing. Call
+ * before the first query: a pool already open would keep its sessions as they are.
+ */
+export function setProcessSessionSettings(settings: Record<string, string>): void {
+  if (holder.__inboxClients || ingestHolder.__inboxIngestSql || authHolder.__inboxAuthSql) {
+    throw new Error("setProcessSessionSettings must be called before the first query");
+  }
+  sessionHolder.__inboxSessionSettings = { ...settings };
+}
+
+function sessionSettings(): Readonly<Record<string, string>> {
+  return sessionHolder.__inboxSessionSettings ?? {};
+}
+
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it; see README).");
@@ -54,7 +72,7 @@ function clients(): Clients {
   if (holder.__inboxClients?.url === url) return holder.__inboxClients;
   const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
   const timeout = statementTimeoutMs();
-  const connection = timeout > 0 ? { ...NO_JIT, statement_timeout: timeout } : NO_JIT;
+  const connection = timeout > 0 ? { ...NO_JIT, ...sessionSettings(), statement_timeout: timeout } : { ...NO_JIT, ...sessionSettings() };
   const options = { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection } as const;
   const dbClient = postgres(url, options);
   const created: Clients = { url, dbClient, db: createDb(dbClient), sql: postgres(url, options) };
@@ -85,7 +103,7 @@ export function getIngestSql(options: { max: number; statementTimeoutMs: number 
       max: options.max,
       onnotice: () => {},
       connect_timeout: 1,
-      connection: { ...NO_JIT, statement_timeout: options.statementTimeoutMs },
+      connection: { ...NO_JIT, ...sessionSettings(), statement_timeout: options.statementTimeoutMs },
     });
     ingestHolder.__inboxIngestSql = { url, sql };
   }
@@ -102,7 +120,7 @@ export function getAuthSql(): postgres.Sql {
   const url = databaseUrl();
   if (authHolder.__inboxAuthSql?.url !== url) {
     const max = Number(process.env.AUTH_DATABASE_POOL_SIZE ?? 3);
-    authHolder.__inboxAuthSql = { url, sql: postgres(url, { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: NO_JIT }) };
+    authHolder.__inboxAuthSql = { url, sql: postgres(url, { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: { ...NO_JIT, ...sessionSettings() } }) };
   }
   return authHolder.__inboxAuthSql.sql;
 }

@@ -3,9 +3,11 @@
 // rescue-deliveries: every minute, the safety net for deliveries that lost their job (lib/delivery).
 // roll-up-delivery-counters: every minute, keeps the table /api/metrics reads its counters from small (lib/metrics).
 // apply-retention: every minute, a bounded run of the retention sweep (lib/retention).
+// vacuum-own-tables: every minute, vacuums and analyses our tables where the server's autovacuum does not (lib/maintenance).
 export const crontab = [
   "* * * * * check-alerts ?max=1",
   "* * * * * rescue-deliveries ?max=1",
   "* * * * * roll-up-delivery-counters ?max=1",
   "* * * * * apply-retention ?max=1",
+  "* * * * * vacuum-own-tables ?max=1",
 ].join("\n");

@@ -9,6 +9,7 @@ import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
 import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
+import { vacuumOwnTablesTask } from "./vacuum-own-tables";
 
 export const taskList: TaskList = {
   "apply-retention": applyRetentionTask,
@@ -20,4 +21,5 @@ export const taskList: TaskList = {
   "reverify-quarantine": reverifyQuarantineTask,
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
   "send-mail": sendMailTask,
+  "vacuum-own-tables": vacuumOwnTablesTask,
 };

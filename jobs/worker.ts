@@ -1,5 +1,8 @@
 // The worker process (`npm run start:worker`; `npm start` runs it beside the web server).
+import { getSql } from "@/db";
 import { exitSafelyOnUncaughtErrors, guardConsole } from "@/lib/logging/guard-console";
+import { describeOwnVacuum, ownVacuumJobSpec } from "@/lib/maintenance/vacuum-own-tables";
+import { enqueueRaw } from "@/lib/queue/enqueue";
 import { runWorker } from "@/lib/runtime/run-worker";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
@@ -10,4 +13,14 @@ process.env.DATABASE_STATEMENT_TIMEOUT_MS = process.env.WORKER_STATEMENT_TIMEOUT
 
 guardConsole();
 exitSafelyOnUncaughtErrors("worker");
-await runWorker(taskList, { crontab });
+await runWorker(taskList, {
+  crontab,
+  // Said once: where autovacuum is off, our tables are ours to vacuum. The first look runs now, not at
+  // the next minute, so a fresh database's tables are analysed within seconds of their first traffic.
+  onStarted: async () => {
+    const ownVacuum = await describeOwnVacuum();
+    if (!ownVacuum) return;
+    console.log(`[worker] ${ownVacuum}`);
+    await enqueueRaw(getSql(), [ownVacuumJobSpec()]);
+  },
+});

@@ -103,6 +103,8 @@ describe("the production worker entry point records a heartbeat and stops cleanl
   it("runs jobs/worker.ts", { timeout: 60_000 }, async () => {
     const worker = startWorker("jobs/worker.ts");
     await until("the worker's heartbeat", () => poolOf(worker.pid!));
+    // This server runs with autovacuum off (as CI's does): the worker says once that it looks after its tables.
+    await until("the worker's note on vacuuming", async () => worker.output().includes("autovacuum is off on this PostgreSQL server: the worker vacuums and analyses its own"));
     worker.kill("SIGTERM");
     expect(await exited(worker)).toBe(0);
     expect(await poolOf(worker.pid!)).toBeUndefined();

@@ -8,12 +8,16 @@ import { checkQueueVersion } from "@/lib/queue/queue-tables";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
+import { useWorkerSessions } from "./worker-sessions";
 import { describeError, describeErrorBriefly } from "@/lib/logging/describe-error";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export async function runWorker(taskList: TaskList, options: { crontab?: string } = {}): Promise<never> {
+/** `onStarted`: runs once graphile-worker has started (the worker's start-up notes and jobs). */
+export async function runWorker(taskList: TaskList, options: { crontab?: string; onStarted?: () => Promise<void> } = {}): Promise<never> {
   const env = process.env;
+  // Before any pool opens: every session of this process, graphile-worker's included, commits as set.
+  const sessions = useWorkerSessions(databaseUrl(), env);
   // Attempts mostly wait on destinations, and the worker's claims and finishes share statements
   // (lib/delivery/engine/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
   // 20 in flight ~1,000 deliveries/s, 100 ~1,700/s). Per-endpoint caps keep one destination from taking them all.
@@ -54,7 +58,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
   // The queue's SQL reads graphile-worker's private tables: only as the version it was written for lays them out.
   await checkQueueVersion(getSql());
   const runner = await run({
-    connectionString: databaseUrl(),
+    connectionString: sessions.connectionString,
     taskList,
     crontab: options.crontab,
     concurrency,
@@ -77,7 +81,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
       },
     },
   });
-  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}`);
+  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}, synchronous_commit ${sessions.synchronousCommit}`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -95,6 +99,10 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string 
     await exit(0, true);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, shutdown);
+  // After the signal handlers: a SIGTERM during these steps still drains and exits 0.
+  void options.onStarted?.().catch((error) => {
+    if (!stopping) console.error(`[worker] start-up step failed: ${describeErrorBriefly(error)}`);
+  });
 
   runner.promise.then(
     () => {

@@ -1,0 +1,76 @@
+// The worker process's sessions commit without waiting for the WAL flush (WORKER_SYNCHRONOUS_COMMIT,
+// default off); the web process's pools keep the server's synchronous commits.
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { sql as drizzleSql } from "drizzle-orm";
+import { getAuthSql, getDb, getIngestSql, getSql } from "@/db";
+import { useTestDatabase } from "@/test/db";
+import { workerSynchronousCommit } from "./worker-sessions";
+
+const database = useTestDatabase();
+const children = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+function startWorker(env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/fixtures/worker-with-test-tasks.ts"], {
+    env: { ...process.env, DATABASE_URL: database.url(), WORKER_CONCURRENCY: "2", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  children.add(child);
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** What each of a worker's pools reported, once its job ran. */
+async function reportedByWorker(env: Record<string, string> = {}): Promise<Record<string, string>> {
+  const sql = getSql();
+  await sql`create table if not exists test_session_settings (pool text, synchronous_commit text)`;
+  await sql`truncate test_session_settings`;
+  const worker = startWorker(env);
+  try {
+    await sql`select graphile_worker.add_job('test-report-session-settings', '{}'::json, max_attempts => 1)`;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const rows = await sql<{ pool: string; synchronous_commit: string }[]>`select pool, synchronous_commit from test_session_settings`;
+      if (rows.length === 3) return Object.fromEntries(rows.map((row) => [row.pool, row.synchronous_commit]));
+    }
+    throw new Error("the worker never ran the job");
+  } finally {
+    await stop(worker);
+  }
+}
+
+describe("worker sessions", () => {
+  it("commit asynchronously in every pool of the worker process by default", { timeout: 60_000 }, async () => {
+    expect(await reportedByWorker()).toEqual({ "app sql": "off", "app drizzle": "off", "graphile-worker": "off" });
+  });
+
+  it("follow WORKER_SYNCHRONOUS_COMMIT", { timeout: 60_000 }, async () => {
+    expect(await reportedByWorker({ WORKER_SYNCHRONOUS_COMMIT: "on" })).toEqual({ "app sql": "on", "app drizzle": "on", "graphile-worker": "on" });
+  });
+
+  it("leave the web process's pools (ingest, REST and dashboard, sign-in) committing synchronously", async () => {
+    const setting = async (sql: ReturnType<typeof getSql>) => (await sql<{ value: string }[]>`select current_setting('synchronous_commit') as value`)[0]!.value;
+    const [drizzleRow] = (await getDb().execute(drizzleSql`select current_setting('synchronous_commit') as value`)) as unknown as { value: string }[];
+    expect({
+      sql: await setting(getSql()),
+      drizzle: drizzleRow!.value,
+      ingest: await setting(getIngestSql({ max: 1, statementTimeoutMs: 5_000 })),
+      auth: await setting(getAuthSql()),
+    }).toEqual({ sql: "on", drizzle: "on", ingest: "on", auth: "on" });
+  });
+
+  it("refuse a WORKER_SYNCHRONOUS_COMMIT PostgreSQL would not take", () => {
+    expect(workerSynchronousCommit({})).toBe("off");
+    expect(workerSynchronousCommit({ WORKER_SYNCHRONOUS_COMMIT: "remote_write" })).toBe("remote_write");
+    expect(() => workerSynchronousCommit({ WORKER_SYNCHRONOUS_COMMIT: "maybe" })).toThrow(/WORKER_SYNCHRONOUS_COMMIT/);
+  });
+});

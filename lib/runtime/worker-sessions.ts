@@ -1,0 +1,29 @@
+// The worker process's database sessions commit without waiting for the WAL flush
+// (WORKER_SYNCHRONOUS_COMMIT, default off); the web process's (ingest, REST, dashboard) keep waiting.
+// Why that is safe is in ARCHITECTURE.md ("Worker commits are asynchronous"): a crash of PostgreSQL
+// loses only the newest worker commits, whole and in order, and the lease and rescue redo them; what
+// ingest acknowledged was flushed before its 200.
+import { setProcessSessionSettings } from "@/db";
+
+const LEVELS = ["off", "local", "remote_write", "on", "remote_apply"] as const;
+export type SynchronousCommit = (typeof LEVELS)[number];
+
+export function workerSynchronousCommit(env: Record<string, string | undefined> = process.env): SynchronousCommit {
+  const raw = env.WORKER_SYNCHRONOUS_COMMIT?.trim().toLowerCase();
+  if (!raw) return "off";
+  if ((LEVELS as readonly string[]).includes(raw)) return raw as SynchronousCommit;
+  throw new Error(`WORKER_SYNCHRONOUS_COMMIT must be one of ${LEVELS.join(", ")} (got "${env.WORKER_SYNCHRONOUS_COMMIT}")`);
+}
+
+/**
+ * Applies the worker's session settings to every pool of this process (db/index.ts) and returns the
+ * connection string for graphile-worker's own pool (node-postgres), carrying them as startup options.
+ */
+export function useWorkerSessions(databaseUrl: string, env: NodeJS.ProcessEnv = process.env): { connectionString: string; synchronousCommit: SynchronousCommit } {
+  const synchronousCommit = workerSynchronousCommit(env);
+  setProcessSessionSettings({ synchronous_commit: synchronousCommit });
+  const url = new URL(databaseUrl);
+  const options = [url.searchParams.get("options"), `-c synchronous_commit=${synchronousCommit}`].filter(Boolean).join(" ");
+  url.searchParams.set("options", options);
+  return { connectionString: url.toString(), synchronousCommit };
+}
