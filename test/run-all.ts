@@ -18,6 +18,8 @@ interface Totals {
 const vitestArgs = process.argv.slice(2);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "inbox-test-run-"));
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each failure in one line, printed again just above the totals so the tail of a CI log names them. */
+const failures: string[] = [];
 let current: ChildProcess | undefined;
 let embedded: EmbeddedServer | undefined;
 
@@ -37,9 +39,14 @@ function readJson(file: string): any {
   }
 }
 
+function firstLine(text: string): string {
+  return text.split("\n").find((line) => line.trim())?.trim().slice(0, 300) ?? "";
+}
+
 /** A suite that exits non-zero without reporting a failed test counts as one failure. */
 function suiteCrashed(name: string, why: string) {
   console.error(`[test] ${name} crashed: ${why}`);
+  failures.push(`${name} crashed: ${firstLine(why)}`);
   totals.failed += 1;
 }
 
@@ -65,7 +72,11 @@ async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string) {
   totals.skipped += json.numPendingTests + json.numTodoTests;
   // Files that failed without a failing test (import errors, hook failures) count once each.
   for (const file of json.testResults ?? []) {
-    const failedTests = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed").length;
+    const failed = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed");
+    for (const test of failed) {
+      failures.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${test.fullName}: ${firstLine((test.failureMessages ?? []).join("\n"))}`);
+    }
+    const failedTests = failed.length;
     if (file.status === "failed" && failedTests === 0) suiteCrashed(name, `${file.name}: ${file.message ?? "failed"}`);
   }
   if (code !== 0 && totals.failed === failedBefore) suiteCrashed(name, `exit code ${code}`);
@@ -82,7 +93,22 @@ async function runPlaywright(env: NodeJS.ProcessEnv) {
   totals.passed += expected + flaky;
   totals.failed += unexpected;
   totals.skipped += skipped;
+  collectPlaywrightFailures(json.suites ?? [], []);
   if (code !== 0 && unexpected === 0) suiteCrashed("playwright", `exit code ${code}: ${JSON.stringify(json.errors ?? [])}`);
+}
+
+function collectPlaywrightFailures(suites: any[], titles: string[]) {
+  for (const suite of suites) {
+    const here = suite.title ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = (test.results ?? []).map((r: any) => r.error?.message).find(Boolean) ?? "";
+        failures.push(`playwright: ${[...here, spec.title].join(" › ")}: ${firstLine(String(error))}`);
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], here);
+  }
 }
 
 async function cleanUp() {
@@ -126,6 +152,7 @@ async function main(): Promise<number> {
     else console.error("[test] Playwright skipped: the Next.js build failed");
   }
   await cleanUp();
+  if (failures.length > 0) console.log(`[test] failed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
   console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
   return totals.failed > 0 ? 1 : 0;
 }
