@@ -117,6 +117,8 @@ test("owners change roles and remove members; the last owner stays; a link opene
   const row = page.getByTestId("member").filter({ hasText: other });
   await row.getByLabel(`Role of ${other}`, { exact: true }).selectOption("admin");
   await row.getByRole("button", { name: `Save role of ${other}` }).click();
+  // The row says so once the change is saved; a reload before that could cut the save off.
+  await expect(row.getByRole("status")).toHaveText("Saved");
   await expect(row.getByLabel(`Role of ${other}`, { exact: true })).toHaveValue("admin");
   await page.reload();
   await expect(page.getByTestId("member").filter({ hasText: other }).getByLabel(`Role of ${other}`, { exact: true })).toHaveValue("admin");

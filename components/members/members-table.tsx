@@ -43,6 +43,7 @@ function MemberItem({ member, you, canManage, changeRoleAction, removeAction }: 
               {ROLE_OPTIONS.map((option) => <option key={option.value} value={option.value}>{option.label}</option>)}
             </select>
             <Button type="submit" variant="secondary" disabled={changing} aria-label={`Save role of ${member.email}`}>Save</Button>
+            {changed.ok && !changing ? <span role="status" className="text-xs text-emerald-700">Saved</span> : null}
           </form>
         ) : (
           <span className="capitalize">{member.role}</span>
