@@ -84,6 +84,33 @@ describe("vacuum-own-tables", () => {
     expect(jobs[0]!.run_at.getTime()).toBeLessThan(Date.now() + 20_000);
   });
 
+  it("stops a VACUUM a shutting-down worker cancels without failing the job", { timeout: 60_000 }, async () => {
+    const { ctx } = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
+    const sql = getSql();
+    // Enough dead tuples that the paced VACUUM runs long enough to be seen running.
+    await sql`
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, headers, body, size_bytes)
+      select 'dlv_cancel_' || n, ${ctx.organizationId}, ${endpoint.id}, 'evt_cancel_' || n, 'delivered', '{}'::jsonb, convert_to(repeat('x', 300), 'UTF8'), 300
+      from generate_series(1, 150000) n`;
+    await sql`delete from deliveries where endpoint_id = ${endpoint.id}`;
+    await until("the dead tuples to be counted", async () => (await stats("deliveries")).n_dead_tup >= 150_000);
+
+    const shutdown = new AbortController();
+    const lines: string[] = [];
+    const passing = vacuumOwnTables({ settings: ownVacuumSettings({}), signal: shutdown.signal, log: (line) => lines.push(line) });
+    await until("the VACUUM of deliveries to run", async () => {
+      const [row] = await sql`select 1 from pg_stat_activity where application_name = 'webhook-inbox vacuum-own-tables' and state = 'active' and query ilike 'vacuum%deliveries%'`;
+      return Boolean(row) || false;
+    });
+    shutdown.abort();
+    const pass = await passing;
+
+    expect(pass.maintained.map((m) => m.table)).not.toContain("public.deliveries");
+    expect(pass.left).toBeGreaterThan(0);
+    expect(lines).toContain("public.deliveries: vacuum stopped, the worker is shutting down; a later pass does it");
+  });
+
   it("does nothing when told to leave vacuuming to the operator", async () => {
     const pass = await vacuumOwnTables({ settings: ownVacuumSettings({ VACUUM_OWN_TABLES: "off" }) });
     expect(pass).toEqual({ looked: 0, maintained: [], busy: false, left: 0 });

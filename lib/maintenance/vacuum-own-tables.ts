@@ -193,6 +193,11 @@ export async function vacuumOwnTables(
       options.signal?.addEventListener("abort", cancel, { once: true });
       try {
         await statement;
+      } catch (error) {
+        // Cancelled for a shutdown: not a failure of the job (VACUUM keeps nothing half done).
+        if (!options.signal?.aborted) throw error;
+        log(`${table.name}: ${action} stopped, the worker is shutting down; a later pass does it`);
+        break;
       } finally {
         options.signal?.removeEventListener("abort", cancel);
       }
