@@ -73,7 +73,8 @@ export async function applyRetention({ settings = retentionSettings(), signal }:
   return outcome ? { ran: true, deleted, ...outcome } : { ran: false, organizations: 0, deleted, finished: false };
 }
 
-const SWEEP_LOCK = "webhook-inbox:retention-sweep";
+/** The key of the advisory lock a run holds (benchmarks look for it in pg_locks). */
+export const SWEEP_LOCK = "webhook-inbox:retention-sweep";
 
 /**
  * Runs `sweep` unless another sweep holds the lock (then null): a run that outlasts its cron minute,
