@@ -28,6 +28,24 @@ interface Clients {
  */
 const NO_JIT = { jit: "off" } as const;
 
+const PLAN_CACHE_MODES = ["force_generic_plan", "auto", "force_custom_plan"] as const;
+export type PlanCacheMode = (typeof PLAN_CACHE_MODES)[number];
+
+/**
+ * `plan_cache_mode` of the hot path's sessions: ingest's pool and every pool of the worker process
+ * (HOT_PATH_PLAN_CACHE_MODE, default force_generic_plan). Their statements are prepared, fixed in
+ * shape and indexed whatever the values, yet PostgreSQL's `auto` kept planning them again on every
+ * run (a generic plan's estimate over a json parameter looks dearer than the custom ones): planning
+ * was ~1/7 of the database's CPU per webhook, and a generic plan saved ~20 % of it (bench:e2e, README).
+ * The dashboard/API pool keeps `auto`: its filters and searches want plans made for their values.
+ */
+export function hotPathPlanCacheMode(env: Record<string, string | undefined> = process.env): PlanCacheMode {
+  const raw = env.HOT_PATH_PLAN_CACHE_MODE?.trim().toLowerCase();
+  if (!raw) return "force_generic_plan";
+  if ((PLAN_CACHE_MODES as readonly string[]).includes(raw)) return raw as PlanCacheMode;
+  throw new Error(`HOT_PATH_PLAN_CACHE_MODE must be one of ${PLAN_CACHE_MODES.join(", ")} (got "${env.HOT_PATH_PLAN_CACHE_MODE}")`);
+}
+
 // Kept on globalThis so Next.js dev reloads do not open a new pool per edit.
 const holder = globalThis as unknown as { __inboxClients?: Clients };
 
@@ -103,7 +121,7 @@ export function getIngestSql(options: { max: number; statementTimeoutMs: number 
       max: options.max,
       onnotice: () => {},
       connect_timeout: 1,
-      connection: { ...NO_JIT, ...sessionSettings(), statement_timeout: options.statementTimeoutMs },
+      connection: { ...NO_JIT, plan_cache_mode: hotPathPlanCacheMode(), ...sessionSettings(), statement_timeout: options.statementTimeoutMs },
     });
     ingestHolder.__inboxIngestSql = { url, sql };
   }

@@ -81,7 +81,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string;
       },
     },
   });
-  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}, synchronous_commit ${sessions.synchronousCommit}`);
+  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}, synchronous_commit ${sessions.synchronousCommit}, plan_cache_mode ${sessions.planCacheMode}`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql as drizzleSql } from "drizzle-orm";
-import { getAuthSql, getDb, getIngestSql, getSql } from "@/db";
+import { getAuthSql, getDb, getIngestSql, getSql, hotPathPlanCacheMode } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { workerSynchronousCommit } from "./worker-sessions";
 
@@ -30,17 +30,17 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** What each of a worker's pools reported, once its job ran. */
-async function reportedByWorker(env: Record<string, string> = {}): Promise<Record<string, string>> {
+/** What each of a worker's pools reported (synchronous_commit, and plan_cache_mode with `setting`), once its job ran. */
+async function reportedByWorker(env: Record<string, string> = {}, setting: "synchronous_commit" | "plan_cache_mode" = "synchronous_commit"): Promise<Record<string, string>> {
   const sql = getSql();
-  await sql`create table if not exists test_session_settings (pool text, synchronous_commit text)`;
+  await sql`create table if not exists test_session_settings (pool text, synchronous_commit text, plan_cache_mode text)`;
   await sql`truncate test_session_settings`;
   const worker = startWorker(env);
   try {
     await sql`select graphile_worker.add_job('test-report-session-settings', '{}'::json, max_attempts => 1)`;
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      const rows = await sql<{ pool: string; synchronous_commit: string }[]>`select pool, synchronous_commit from test_session_settings`;
-      if (rows.length === 3) return Object.fromEntries(rows.map((row) => [row.pool, row.synchronous_commit]));
+      const rows = await sql<{ pool: string; value: string }[]>`select pool, ${sql(setting)} as value from test_session_settings`;
+      if (rows.length === 3) return Object.fromEntries(rows.map((row) => [row.pool, row.value]));
     }
     throw new Error("the worker never ran the job");
   } finally {
@@ -66,6 +66,22 @@ describe("worker sessions", () => {
       ingest: await setting(getIngestSql({ max: 1, statementTimeoutMs: 5_000 })),
       auth: await setting(getAuthSql()),
     }).toEqual({ sql: "on", drizzle: "on", ingest: "on", auth: "on" });
+  });
+
+  it("use generic plans in every pool of the worker process by default, as HOT_PATH_PLAN_CACHE_MODE says", { timeout: 90_000 }, async () => {
+    const generic = "force_generic_plan";
+    expect(await reportedByWorker({}, "plan_cache_mode")).toEqual({ "app sql": generic, "app drizzle": generic, "graphile-worker": generic });
+    expect(await reportedByWorker({ HOT_PATH_PLAN_CACHE_MODE: "auto" }, "plan_cache_mode")).toEqual({ "app sql": "auto", "app drizzle": "auto", "graphile-worker": "auto" });
+  });
+
+  it("give ingest's pool generic plans and leave the dashboard/API and sign-in pools planning for their values", async () => {
+    const setting = async (sql: ReturnType<typeof getSql>) => (await sql<{ value: string }[]>`select current_setting('plan_cache_mode') as value`)[0]!.value;
+    expect({
+      sql: await setting(getSql()),
+      ingest: await setting(getIngestSql({ max: 1, statementTimeoutMs: 5_000 })),
+      auth: await setting(getAuthSql()),
+    }).toEqual({ sql: "auto", ingest: "force_generic_plan", auth: "auto" });
+    expect(() => hotPathPlanCacheMode({ HOT_PATH_PLAN_CACHE_MODE: "sometimes" })).toThrow(/HOT_PATH_PLAN_CACHE_MODE/);
   });
 
   it("refuse a WORKER_SYNCHRONOUS_COMMIT PostgreSQL would not take", () => {
