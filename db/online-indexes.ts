@@ -23,4 +23,11 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   },
   // Migration 0016: search q finds an external id whatever its case.
   { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
+  // Migration 0019: search q in bodies up to 64 KiB, whatever the delivery's state (the payload is never updated,
+  // so each body is indexed once, at ingest). Takes over from deliveries_body_trgm_idx, which went with the
+  // column it indexed. See db/migrations/0004_search_trigram_and_counter_triggers.sql for why encode(body, 'escape').
+  {
+    name: "delivery_payloads_body_trgm_idx",
+    on: `"delivery_payloads" using gin (encode("body", 'escape') gin_trgm_ops) where octet_length("body") <= 65536`,
+  },
 ];

@@ -125,8 +125,7 @@ export const deliveries = pgTable(
     externalId: text().notNull(),
     eventType: text(),
     status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
-    headers: jsonb().$type<Record<string, string>>().notNull(),
-    body: bytea().notNull(),
+    /** The body's length; the body itself and the headers are in deliveryPayloads. */
     sizeBytes: integer().notNull(),
     sourceIp: text(),
     receivedAt: tstz().notNull().defaultNow(),
@@ -172,16 +171,36 @@ export const deliveries = pgTable(
     index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
     // Search `q`: the external id, ignoring case (built online, db/online-indexes.ts).
     index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
-    // Search `q`: bodies too big for the trigram index below.
+    // Search `q`: bodies too big for delivery_payloads_body_trgm_idx.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
     // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
     index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
     // The retention sweep: an organization's settled deliveries, oldest change first.
     index("deliveries_org_settled_idx").on(t.organizationId, t.updatedAt).where(sql`status in ('delivered', 'dead')`),
     // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
-    // adds pg_trgm and the GIN trigram indexes deliveries_body_trgm_idx (encode(body, 'escape') of delivered and dead
-    // deliveries up to 64 KiB) and deliveries_event_type_trgm_idx.
+    // adds pg_trgm and the GIN trigram index deliveries_event_type_trgm_idx.
   ],
+);
+
+/**
+ * What a delivery received, apart from its state: written once, in ingest's statement with its delivery, and
+ * never updated. Kept out of `deliveries` so that the worker's updates of the small state (claim, finish, park,
+ * wake, replay, bury) copy neither headers nor body (only the TOAST pointer of a big body, but a ~1 KB body is
+ * inline), and so that the body's trigram index takes one entry per delivery, at ingest, and never another.
+ * Removed with its delivery (retention, purges, organization deletion) through the cascade.
+ */
+export const deliveryPayloads = pgTable(
+  "delivery_payloads",
+  {
+    deliveryId: text().primaryKey().references(() => deliveries.id, { onDelete: "cascade" }),
+    // No foreign key to organizations: the row goes with its delivery, whose own key already checks it.
+    organizationId: text().notNull(),
+    headers: jsonb().$type<Record<string, string>>().notNull(),
+    body: bytea().notNull(),
+  },
+  // Search `q` in bodies (lib/delivery/list-deliveries.ts): delivery_payloads_body_trgm_idx, a GIN trigram index
+  // on encode(body, 'escape') of the bodies up to 64 KiB, built online (db/online-indexes.ts; not declared here:
+  // drizzle-kit cannot write its operator class on an expression).
 );
 
 export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead"] as const;
