@@ -1,6 +1,6 @@
-// Group commit: deliveries that arrive together are stored by ONE statement — insert the rows,
-// add their jobs with one add_jobs call (none for a paused endpoint's rows: they are stored parked)
-// — and each request is answered only after it commits.
+// Group commit: deliveries that arrive together are stored by ONE statement — insert the rows and
+// their payloads (headers, body: delivery_payloads), add their jobs with one add_jobs call (none for
+// a paused endpoint's rows: they are stored parked) — and each request is answered only after it commits.
 // Every add_job NOTIFYs and Postgres serialises notifying commits on one lock (STACK-NOTES #5), so
 // one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
 // round trip, which matters because the web server's event loop is busy with HTTP.
@@ -64,17 +64,25 @@ const STORE = `
     where e.id in (select json_array_elements_text($2::text::json)) and e.paused
     order by e.id for share
   ),
+  rows as materialized (
+    select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
+         event_type text, headers jsonb, body text, size_bytes int, source_ip text)
+  ),
   inserted as (
-    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip, parked_at)
-    select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'),
-           i.size_bytes, i.source_ip,
+    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, parked_at)
+    select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
            case when i.endpoint_id in (select id from held) then clock_timestamp() end
-    from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
-         event_type text, headers jsonb, body text, size_bytes int, source_ip text)
+    from rows i
     where exists (select 1 from endpoints e where e.id = i.endpoint_id)
     on conflict (endpoint_id, external_id) do nothing
     returning id, endpoint_id, parked_at
+  ), payloads as (
+    -- The headers and body of the rows inserted, and of no other: a duplicate's payload is the first one's.
+    -- In this statement, so that a delivery is never without its payload (the foreign key is checked at its end).
+    insert into delivery_payloads (delivery_id, organization_id, headers, body)
+    select i.id, i.organization_id, i.headers, decode(i.body, 'base64')
+    from rows i join inserted on inserted.id = i.id
   ), enqueued as (
     -- Each inserted delivery's job, unless it is parked. Unkeyed: a delivery just inserted has no job
     -- a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
@@ -212,7 +220,7 @@ export class GroupCommitter {
     batch.forEach((waiting) => waiting.reject(answer));
   }
 
-  /** One statement: the rows and their jobs (a paused endpoint's rows parked, without one), committed together. Resolves with the ids it inserted. */
+  /** One statement: the rows, their payloads and their jobs (a paused endpoint's rows parked, without one), committed together. Resolves with the ids it inserted. */
   private async insert(batch: Waiting[]): Promise<Set<string>> {
     const deadline = Math.min(...batch.map((w) => w.deadline));
     // Send only if the statement is sure to end (commit or be cut off) before anyone is answered 503.

@@ -120,19 +120,26 @@ function verifierFor(endpoint: EndpointRow) {
 }
 
 /**
- * One statement: the verified rows become deliveries with their jobs (as ingest stores them,
+ * One statement: the verified rows become deliveries with their payloads and jobs (as ingest stores them,
  * lib/ingest/group-commit.ts), and leave the quarantine. Returns the ids of the deliveries inserted.
  */
 async function admit(db: Tx, organizationId: string, endpointId: string, rows: Admitted[], seqs: number[]): Promise<string[]> {
   const result = await db.execute<{ id: string | null }>(sql`
-    with inserted as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, source_ip, received_at)
-      select i.id, ${organizationId}, ${endpointId}, i.external_id, i.event_type, i.headers, decode(i.body, 'base64'), i.size_bytes, i.source_ip, i.received_at
-      from json_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, external_id: r.externalId, event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt })))}::text::json)
+    with rows as materialized (
+      select * from json_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, external_id: r.externalId, event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt })))}::text::json)
         as i(id text, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
+    ), inserted as (
+      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, received_at)
+      select i.id, ${organizationId}, ${endpointId}, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at
+      from rows i
       order by i.seq
       on conflict (endpoint_id, external_id) do nothing
       returning id, endpoint_id
+    ), payloads as (
+      -- Only the rows inserted: a duplicate keeps the payload it was first stored with.
+      insert into delivery_payloads (delivery_id, organization_id, headers, body)
+      select i.id, ${organizationId}, i.headers, decode(i.body, 'base64')
+      from rows i join inserted on inserted.id = i.id
     ), enqueued as (
       select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted`))} as jobs
     ), gone as (
