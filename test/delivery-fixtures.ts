@@ -1,11 +1,11 @@
-// Fixtures for delivery tests: stored deliveries (row + job in one transaction, as ingest does),
+// Fixtures for delivery tests: stored deliveries (row + payload + job in one transaction, as ingest does),
 // a real local destination server, and an in-process graphile-worker running the real tasks.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { run, type Runner, type TaskList } from "graphile-worker";
 import { getDb } from "@/db";
-import { deliveries } from "@/db/schema";
+import { deliveries, deliveryPayloads } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
@@ -33,7 +33,7 @@ export interface DeliveryFixtureInput {
   enqueue?: boolean;
 }
 
-/** A stored delivery, inserted with its job in one transaction, the way ingest stores one. */
+/** A stored delivery, inserted with its payload and job in one transaction, the way ingest stores one. */
 export async function createDeliveryFixture(input: DeliveryFixtureInput): Promise<{ id: string; body: Buffer }> {
   const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body ?? JSON.stringify({ type: input.eventType ?? "test.event", n: randomBytes(4).toString("hex") }));
   const id = newId("dlv");
@@ -45,11 +45,12 @@ export async function createDeliveryFixture(input: DeliveryFixtureInput): Promis
       externalId: input.externalId ?? `evt_${randomBytes(8).toString("hex")}`,
       eventType: input.eventType === undefined ? "test.event" : input.eventType,
       status: input.status ?? "pending",
-      headers: input.headers ?? { "content-type": "application/json" },
-      body,
       sizeBytes: body.length,
       // Waiting since its receipt, as ingest stores it.
       ...(input.receivedAt ? { receivedAt: input.receivedAt, pendingSince: input.receivedAt } : {}),
+    });
+    await tx.insert(deliveryPayloads).values({
+      deliveryId: id, organizationId: input.ctx.organizationId, headers: input.headers ?? { "content-type": "application/json" }, body,
     });
     if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, endpointId: input.endpointId, trigger: "auto" })]);
   });

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { runOnce } from "graphile-worker";
 import { getDb } from "@/db";
-import { deliveries, incidents, memberships, users, type DeliveryStatus } from "@/db/schema";
+import { deliveries, deliveryPayloads, incidents, memberships, users, type DeliveryStatus } from "@/db/schema";
 import { taskList } from "@/jobs";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
@@ -64,14 +64,13 @@ export async function insertDelivery(input: {
       endpointId: input.endpointId,
       externalId: `evt_${randomBytes(6).toString("hex")}`,
       status: input.status,
-      headers: { "content-type": "application/json" },
-      body: Buffer.from("{}"),
       sizeBytes: 2,
       receivedAt: input.receivedAt,
       pendingSince: input.pendingSince ?? input.receivedAt,
       updatedAt: input.updatedAt ?? input.receivedAt,
       lastError: input.lastError ?? null,
     });
+  await getDb().insert(deliveryPayloads).values({ deliveryId: id, organizationId: input.organizationId, headers: { "content-type": "application/json" }, body: Buffer.from("{}") });
   return id;
 }
 

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { deliveries, endpoints } from "@/db/schema";
+import { deliveries, deliveryPayloads, endpoints } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { NotFoundError } from "@/lib/errors";
@@ -16,14 +16,15 @@ export async function getDeliveryCurl({ ctx, input }: { ctx: Ctx; input: { id: s
   const [row] = await ctx.db
     .select({
       id: deliveries.id,
-      headers: deliveries.headers,
-      body: deliveries.body,
+      headers: deliveryPayloads.headers,
+      body: deliveryPayloads.body,
       attemptCount: deliveries.attemptCount,
       destinationUrl: endpoints.destinationUrl,
       outboundSecretEncrypted: endpoints.outboundSecretEncrypted,
     })
     .from(deliveries)
     .innerJoin(endpoints, and(eq(endpoints.id, deliveries.endpointId), eq(endpoints.organizationId, deliveries.organizationId)))
+    .innerJoin(deliveryPayloads, and(eq(deliveryPayloads.deliveryId, deliveries.id), eq(deliveryPayloads.organizationId, deliveries.organizationId)))
     .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)))
     .limit(1);
   if (!row) throw new NotFoundError("Delivery");

@@ -1,18 +1,18 @@
 import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { deliveries } from "@/db/schema";
+import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import type { DbOrTx } from "@/db";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
 import { presentDeliverySummary, type DeliverySummary } from "./presentation/present-delivery";
 
-const { body: _body, headers: _headers, ...summaryColumns } = getTableColumns(deliveries);
+const summaryColumns = getTableColumns(deliveries);
 const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 // Newest first. NULLS LAST (the columns are NOT NULL, so the order is the same) is how the indexes are
 // built (drizzle's .desc()); a plain `desc` means NULLS FIRST and could not walk them.
 const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
 
-/** Delivered/dead bodies up to this size are in the trigram index (db/migrations/0004_search_trigram_and_counter_triggers.sql). */
+/** Bodies up to this size are in the trigram index (delivery_payloads_body_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
 /** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
@@ -26,7 +26,7 @@ const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 // lowered under the "C" collation (A–Z only, whatever the database's locale), and decoded back to the same
 // bytes with A–Z lowered. q's side: lower() under "C" too, so "É" in q still matches only "É" in a body.
 const foldedQ = (q: string) => sql`convert_to(lower(${q} collate "C"), 'UTF8')`;
-const foldedBody = sql`decode(lower(encode(${deliveries.body}, 'escape') collate "C"), 'escape')`;
+const foldedBody = (body: SQL) => sql`decode(lower(encode(${body}, 'escape') collate "C"), 'escape')`;
 const loweredEscape = (value: SQL) => sql`lower(encode(${value}, 'escape') collate "C")`;
 /**
  * Escape encodings are sequences of tokens: a character, \\ (a backslash), or \ooo (three octal digits). A match
@@ -39,28 +39,30 @@ const startsOnAToken = (q: string) => !/^[0-9\\\u0080-\u{10ffff}]/u.test(q);
  * costs several times a plain position(); the text search of the lowered encodings spares the decode and
  * finds faster than position() on bytea, so it is used wherever it is exact (most searches).
  */
-const bodyContains = (q: string) =>
+const bodyContains = (q: string, body: SQL) =>
   startsOnAToken(q)
-    ? sql`strpos(${loweredEscape(sql`${deliveries.body}`)}, ${loweredEscape(sql`convert_to(${q}, 'UTF8')`)}) > 0`
-    : sql`position(${foldedQ(q)} in ${foldedBody}) > 0`;
+    ? sql`strpos(${loweredEscape(body)}, ${loweredEscape(sql`convert_to(${q}, 'UTF8')`)}) > 0`
+    : sql`position(${foldedQ(q)} in ${foldedBody(body)}) > 0`;
+const payloadBody = sql`${deliveryPayloads.body}`;
 
 /**
  * `q` matches the external id or the event type ignoring case, or bytes inside the body ignoring the case of
- * ASCII letters. Exact, cheap per row, no index.
+ * ASCII letters. Exact, cheap per row, no index. The body is fetched (by delivery_payloads' primary key) only
+ * for rows whose external id and event type do not match.
  */
 function searchWhere(q: string): SQL {
   return sql`(lower(${deliveries.externalId}) = lower(${q}) or ${deliveries.eventType} ilike ${ilikePattern(q)}
-    or ${bodyContains(q)})`;
+    or exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id} and ${bodyContains(q, payloadBody)}))`;
 }
 
 /**
  * The same rows as searchWhere, written so that every arm has an index and PostgreSQL can OR their bitmaps:
- * the external id through (organization_id, lower(external_id)); the event type's trigrams; for the body, the
- * trigrams of encode(body, 'escape'), which pg_trgm keeps case-folded, so ILIKE is served by it (q's bytes in
- * the body, ASCII case aside, put q's escape encoding in the body's: that ILIKE is implied by the exact test,
- * which stays to decide, since a \ooo can also match across bytes). That index holds delivered and dead deliveries up to 64 KiB; the backlog
- * (pending, delivering) and bigger bodies come from their own partial indexes. A delivery's status is one of
- * the four.
+ * the external id through (organization_id, lower(external_id)); the event type's trigrams; bodies up to
+ * 64 KiB through the trigrams of encode(body, 'escape') in delivery_payloads, which pg_trgm keeps case-folded,
+ * so ILIKE is served by it (q's bytes in the body, ASCII case aside, put q's escape encoding in the body's: that
+ * ILIKE is implied by the exact test, which stays to decide, since a \ooo can also match across bytes); the ids
+ * of the organization's payloads it finds reach deliveries through their primary key (an array computed once,
+ * before the scan). Bigger bodies come from deliveries_org_large_body_idx. Every body is one or the other.
  */
 function indexedSearchWhere(organizationId: string, q: string): SQL {
   const key = trigramKey(q);
@@ -68,10 +70,12 @@ function indexedSearchWhere(organizationId: string, q: string): SQL {
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
-    or (${bodyContains(q)}
-        and ((${deliveries.status} in ('delivered', 'dead') and ${deliveries.sizeBytes} <= ${maxBytes} and encode(${deliveries.body}, 'escape') ilike '%' || ${escaped} || '%')
-             or ${deliveries.status} in ('pending', 'delivering')
-             or ${deliveries.sizeBytes} > ${maxBytes})))`;
+    or ${deliveries.id} = any(array(
+         select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
+         where ${deliveryPayloads.organizationId} = ${organizationId} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
+           and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}))
+    or (${deliveries.sizeBytes} > ${maxBytes}
+        and exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id} and ${bodyContains(q, payloadBody)})))`;
 }
 
 /**

@@ -18,7 +18,7 @@ const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 async function insert(organizationId: string, endpointId: string, status: DeliveryStatus, receivedAt: Date, attemptCount = 0, autoAttemptCount = attemptCount) {
   await getDb().insert(deliveries).values({
     id: newId("dlv"), organizationId, endpointId, externalId: `evt_${randomBytes(6).toString("hex")}`, status,
-    headers: {}, body: Buffer.from("{}"), sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt, attemptCount, autoAttemptCount,
+    sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt, attemptCount, autoAttemptCount,
   });
 }
 

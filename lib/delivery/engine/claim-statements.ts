@@ -5,7 +5,7 @@
 // slots. Raw SQL: this is the hot path. Run by claim-delivery.ts, and by hand-on-slots.ts for a chain.
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
-import { claimedReturning, claimedState, claimResult, type ClaimResult, type ClaimRow } from "./claimed-attempt";
+import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
 import { PARKED_HERE, PARKED_POSITION } from "./parked-position";
 import type { DeliverySettings } from "./settings";
@@ -170,10 +170,11 @@ const CLAIM = `
     from slot_change c where c.n < 0 and s.endpoint_id = c.endpoint_id and s.shard = c.shard
   )
   select v.ord, case when v.verdict = 'org_saturated' then 'saturated' else v.verdict end as verdict, v.took_over, v.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, c.headers, c.body,
+    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from verdict v join ep on ep.id = v.endpoint_id
-  left join claimed c on c.id = v.id`;
+  left join claimed c on c.id = v.id
+  ${payloadJoin("c")}`;
 
 const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
 

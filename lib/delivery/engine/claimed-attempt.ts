@@ -60,12 +60,23 @@ export function claimedState(jobId: string, leaseMarginSeconds: string): string 
     parked_at = null, next_attempt_at = null, updated_at = now()`;
 }
 
-/** What a claim hands back (ClaimRow's delivery columns). `replayJob`: SQL, true when the claiming job is a replay's. */
+/**
+ * What a claim hands back (ClaimRow's delivery columns; headers and body come from delivery_payloads, joined
+ * by the statement's final select: payloadJoin). `replayJob`: SQL, true when the claiming job is a replay's.
+ */
 export function claimedReturning(replayJob: string): string {
-  return `d.id, d.organization_id, d.attempt_count, d.auto_attempt_count, d.headers, d.body,
+  return `d.id, d.organization_id, d.attempt_count, d.auto_attempt_count,
     -- The first attempt after a replay is the replay's, whichever job makes it.
     case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or ${replayJob}) then 'replay' else 'auto' end as trigger,
     clock_timestamp() as started_at`;
+}
+
+/**
+ * The claimed delivery's payload, in the claim's own round trip: `claimed` is the CTE returning
+ * claimedReturning's columns; select `p.headers, p.body`. Not locked, never updated: no lock to wait for.
+ */
+export function payloadJoin(claimed: string): string {
+  return `left join delivery_payloads p on p.delivery_id = ${claimed}.id`;
 }
 
 /** What a claim statement's row means. */

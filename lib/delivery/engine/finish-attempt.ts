@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { claimedReturning, claimedState, claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
+import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { handOnLooked } from "./hand-on-slots";
@@ -189,9 +189,10 @@ const FINISH = `
   )
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
     case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, c.headers, c.body,
+    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
     c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted
   from i left join claimed c on c.ord = i.ord
+  ${payloadJoin("c")}
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added
   order by i.ord`;

@@ -1,12 +1,13 @@
-import type { attempts, deliveries } from "@/db/schema";
+import type { attempts, deliveries, deliveryPayloads } from "@/db/schema";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
+type PayloadRow = Pick<typeof deliveryPayloads.$inferSelect, "headers" | "body">;
 type AttemptRow = typeof attempts.$inferSelect;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** The list item of API.md's Deliveries. */
-export function presentDeliverySummary(row: Omit<DeliveryRow, "body" | "headers">) {
+export function presentDeliverySummary(row: DeliveryRow) {
   return {
     id: row.id,
     endpointId: row.endpointId,
@@ -47,11 +48,11 @@ export function presentAttempt(row: AttemptRow) {
   };
 }
 
-export function presentDelivery(row: DeliveryRow, attemptRows: AttemptRow[]) {
+export function presentDelivery(row: DeliveryRow, payload: PayloadRow, attemptRows: AttemptRow[]) {
   return {
     ...presentDeliverySummary(row),
-    headers: row.headers,
-    ...presentBody(row.body),
+    headers: payload.headers,
+    ...presentBody(payload.body),
     attempts: attemptRows.map(presentAttempt),
   };
 }
