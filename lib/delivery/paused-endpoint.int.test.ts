@@ -102,10 +102,14 @@ describe("resuming a paused endpoint", () => {
     const total = 1_000;
     // Seeded as ingest stores them for a paused endpoint: parked, in order of arrival, no job.
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes, received_at, parked_at)
-      select 'dlv_seed' || lpad(g::text, 5, '0'), ${suite.org.organizationId}, ${backlog.id}, 'seed' || g,
-        '{"content-type":"application/json"}', convert_to('{}', 'UTF8'), 2, now() - interval '1 hour' + g * interval '1 ms', now() - interval '1 hour' + g * interval '1 ms'
-      from generate_series(1, ${total}) g`;
+      with d as (
+        insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes, received_at, parked_at)
+        select 'dlv_seed' || lpad(g::text, 5, '0'), ${suite.org.organizationId}, ${backlog.id}, 'seed' || g,
+          2, now() - interval '1 hour' + g * interval '1 ms', now() - interval '1 hour' + g * interval '1 ms'
+        from generate_series(1, ${total}) g
+        returning id, organization_id)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body)
+      select id, organization_id, '{"content-type":"application/json"}', convert_to('{}', 'UTF8') from d`;
     const other = await createOrganizationFixture("Other");
     const fast = await destination();
     const otherEndpoint = await createEndpoint({ ctx: other.ctx, input: { name: "other", provider: "none", destinationUrl: fast.url } });
@@ -160,8 +164,9 @@ describe("a resume racing ingest strands nothing", () => {
     let resumed: Promise<unknown> | undefined;
     try {
       await blocker`begin`;
-      await blocker`insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes)
-        values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'evt_race', '{}', '\\x00', 1)`;
+      await blocker`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+          values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'evt_race', 1) returning id, organization_id)
+        insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d`;
       ingested = ingest(endpoint.id, "evt_race");
       await until("the ingest statement waiting", async () => (await lockWaiters()) === 1);
       // The resume commits while that statement is still open. It must either make the statement

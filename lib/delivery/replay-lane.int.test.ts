@@ -34,9 +34,12 @@ describe("a bulk replay does not delay fresh deliveries of other endpoints", () 
     const busy = await createEndpointFixture(org.ctx, replayed.url);
     const other = await createEndpointFixture(org.ctx, fresh.url);
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, headers, body, size_bytes, attempt_count, auto_attempt_count)
-      select 'dlv_replay_' || n, ${org.organizationId}, ${busy.id}, 'evt_' || n, 'dead', '{}'::jsonb, '\\x7b7d'::bytea, 2, 1, 1
-      from generate_series(1, ${REPLAYS}) n`;
+      with d as (
+        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, attempt_count, auto_attempt_count)
+        select 'dlv_replay_' || n, ${org.organizationId}, ${busy.id}, 'evt_' || n, 'dead', 2, 1, 1
+        from generate_series(1, ${REPLAYS}) n
+        returning id, organization_id)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}'::jsonb, '\\x7b7d'::bytea from d`;
 
     expect(await replayDeliveries({ ctx: org.ctx, input: { filter: { endpointId: busy.id } } })).toEqual({ count: REPLAYS });
     await until("the replays under way", () => replayed.requests.length > 0);

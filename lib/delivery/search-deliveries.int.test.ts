@@ -87,8 +87,8 @@ const asciiLower = (bytes: Buffer) => Buffer.from(bytes.map((b) => (b >= 0x41 &&
 /** The definition, in TypeScript over every row of the organization, newest first. */
 async function expected(q: string, filter: { endpointId?: string; status?: string } = {}): Promise<string[]> {
   const rows = await getSql()<{ id: string; external_id: string; event_type: string | null; body: Buffer }[]>`
-    select id, external_id, event_type, body from deliveries
-    where organization_id = ${org.organizationId}
+    select id, external_id, event_type, p.body from deliveries join delivery_payloads p on p.delivery_id = deliveries.id
+    where deliveries.organization_id = ${org.organizationId}
       and (${filter.endpointId ?? null}::text is null or endpoint_id = ${filter.endpointId ?? null})
       and (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
     order by received_at desc, id desc`;
@@ -144,7 +144,7 @@ describe("search q answers what its definition answers", () => {
 });
 
 describe("search q ignores case", () => {
-  const bodyOf = async (id: string) => (await getSql()<{ body: Buffer; event_type: string | null; external_id: string }[]>`select body, event_type, external_id from deliveries where id = ${id}`)[0]!;
+  const bodyOf = async (id: string) => (await getSql()<{ body: Buffer; event_type: string | null; external_id: string }[]>`select p.body, event_type, external_id from deliveries join delivery_payloads p on p.delivery_id = deliveries.id where id = ${id}`)[0]!;
 
   for (const window of [2, 10_000]) {
     it(`a lowercase q finds a capitalised body, event type and external id (newest-first walk over ${window})`, async () => {

@@ -42,8 +42,9 @@ const cpuStallMicros = () => {
 const countRows = async (endpointId: string) => {
   const [row] = await getSql()`
     select (select count(*)::int from deliveries where endpoint_id = ${endpointId}) as deliveries,
-           (select count(*)::int from attempts a where a.delivery_id like ${`dlv_purge_${endpointId}_%`}) as attempts`;
-  return row as { deliveries: number; attempts: number };
+           (select count(*)::int from attempts a where a.delivery_id like ${`dlv_purge_${endpointId}_%`}) as attempts,
+           (select count(*)::int from delivery_payloads p where p.delivery_id like ${`dlv_purge_${endpointId}_%`}) as payloads`;
+  return row as { deliveries: number; attempts: number; payloads: number };
 };
 
 /**
@@ -92,11 +93,14 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
     for (const endpoint of [big, kept]) {
       const count = endpoint === big ? BIG : 100;
       await sql`
-        insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes, received_at)
-        select 'dlv_purge_' || ${endpoint.id} || '_' || n, ${acme.organizationId}, ${endpoint.id}, 'evt_' || n, 'order.created',
-          case when n % 10 = 0 then 'pending' else 'delivered' end, '{"content-type":"application/json"}'::jsonb,
-          convert_to('{"n":' || n || '}', 'UTF8'), 10, now() - n * interval '10 ms'
-        from generate_series(1, ${count}::int) n`;
+        with d as (
+          insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at)
+          select 'dlv_purge_' || ${endpoint.id} || '_' || n, ${acme.organizationId}, ${endpoint.id}, 'evt_' || n, 'order.created',
+            case when n % 10 = 0 then 'pending' else 'delivered' end, 10, now() - n * interval '10 ms'
+          from generate_series(1, ${count}::int) n
+          returning id, organization_id)
+        insert into delivery_payloads (delivery_id, organization_id, headers, body)
+        select id, organization_id, '{"content-type":"application/json"}'::jsonb, convert_to('{"n":0}', 'UTF8') from d`;
       await sql`
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, status_code)
         select ${acme.organizationId}, 'dlv_purge_' || ${endpoint.id} || '_' || n, 1, 'auto', now(), 200
@@ -111,7 +115,7 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
   }, 240_000);
 
   it("answers at once, keeps the other ingest's p99 under 100 ms, and eventually removes every row", { timeout: 240_000 }, async () => {
-    expect(await countRows(big.id)).toEqual({ deliveries: BIG, attempts: WITH_ATTEMPTS });
+    expect(await countRows(big.id)).toEqual({ deliveries: BIG, attempts: WITH_ATTEMPTS, payloads: BIG });
     const ingestUrl = `${server!.url}/in/${theirs.id}`;
     const warm = ingestLoad(ingestUrl, RATE);
     await new Promise((r) => setTimeout(r, 3_000));
@@ -155,9 +159,9 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
     expect(during.length).toBeGreaterThan(100);
     expect(during.every((s) => s.status === 200)).toBe(true);
     expect(p99).toBeLessThan(100);
-    expect(await countRows(big.id)).toEqual({ deliveries: 0, attempts: 0 });
+    expect(await countRows(big.id)).toEqual({ deliveries: 0, attempts: 0, payloads: 0 });
     // Scoped to the deleted endpoint: the organization's other endpoint and the other organization keep theirs.
-    expect(await countRows(kept.id)).toEqual({ deliveries: 100, attempts: 100 });
+    expect(await countRows(kept.id)).toEqual({ deliveries: 100, attempts: 100, payloads: 100 });
     const [stored] = await getSql()`select count(*)::int as n from deliveries where endpoint_id = ${theirs.id}`;
     expect(stored!.n).toBe(warm.samples.length + idle.samples.length + load.samples.length);
   });
@@ -174,8 +178,9 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
     });
     expect(new Date(sweep!.run_at).getTime()).toBeGreaterThan(Date.now() + 30_000);
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes)
-      values (${`dlv_purge_${big.id}_late`}, ${acme.organizationId}, ${big.id}, 'evt_late', '{}'::jsonb, '\\x7b7d'::bytea, 2)`;
+      with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+        values (${`dlv_purge_${big.id}_late`}, ${acme.organizationId}, ${big.id}, 'evt_late', 2) returning id, organization_id)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}'::jsonb, '\\x7b7d'::bytea from d`;
     await sql`update graphile_worker._private_jobs set run_at = now() where id = ${sweep!.id}`;
     await until("the straggler to be swept", async () => (await countRows(big.id)).deliveries === 0, 30_000);
     await until("the sweep to end without queueing another", async () =>
@@ -186,7 +191,7 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
     const other = await createOrganizationFixture("Other");
     const res = await fetch(`${server!.url}/api/v1/endpoints/${kept.id}`, { method: "DELETE", headers: { authorization: `Bearer ${other.apiKey}` } });
     expect(res.status).toBe(404);
-    expect(await countRows(kept.id)).toEqual({ deliveries: 100, attempts: 100 });
+    expect(await countRows(kept.id)).toEqual({ deliveries: 100, attempts: 100, payloads: 100 });
     const [jobs] = await getSql()`select count(*)::int as n from graphile_worker._private_jobs where payload ->> 'endpointId' = ${kept.id}`;
     expect(jobs!.n).toBe(0);
   });

@@ -22,9 +22,8 @@ type Org = Awaited<ReturnType<typeof createOrganizationFixture>>;
 async function endpointWithDeliveries(org: Org, count: number) {
   const endpoint = await createEndpoint({ ctx: org.ctx, input: { name: `ep-${count}-${Math.random()}`, provider: "none", destinationUrl: "http://127.0.0.1:9/" } });
   await getSql()`
-    insert into deliveries (id, organization_id, endpoint_id, external_id, status, headers, body, size_bytes)
-    select 'dlv_pf_' || ${endpoint.id} || '_' || n, ${org.organizationId}, ${endpoint.id}, 'evt_' || n, 'delivered',
-      '{}'::jsonb, convert_to('{}', 'UTF8'), 2
+    insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
+    select 'dlv_pf_' || ${endpoint.id} || '_' || n, ${org.organizationId}, ${endpoint.id}, 'evt_' || n, 'delivered', 2
     from generate_series(1, ${count}::int) n`;
   return endpoint;
 }

@@ -88,6 +88,34 @@ describe("a shared batch with a row the database refuses", () => {
   });
 });
 
+describe("payloads", () => {
+  it("are stored with their deliveries in the same statement, byte for byte, and a duplicate keeps the first one's", async () => {
+    const c = committer({ largeBodyBytes: 64 * 1024 });
+    const first = delivery(endpointA, { externalId: "evt_payload_dup", body: Buffer.from("first") });
+    await c.store(first);
+    const binary = Buffer.from([0xff, 0x00, 0xfe, 0x5c, 0x80, 0x7b]);
+    const fresh = [
+      delivery(endpointA, { body: binary, headers: { "content-type": "application/octet-stream", "x-tag": "bin" } }),
+      delivery(endpointB, { body: randomBytes(200 * 1024) }), // the big-body lane
+      ...Array.from({ length: 20 }, () => delivery(endpointB)),
+    ];
+    const again = delivery(endpointA, { externalId: "evt_payload_dup", body: Buffer.from("second"), headers: { "x-second": "yes" } });
+    const outcomes = await Promise.all([...fresh, again].map((d) => settle(c.store(d))));
+    expect(outcomes.at(-1)).toEqual({ status: "stored", id: first.id, duplicate: true });
+    const payloads = await getSql()<{ delivery_id: string; organization_id: string; headers: Record<string, string>; body: Buffer }[]>`
+      select delivery_id, organization_id, headers, body from delivery_payloads where delivery_id = any(${[first, ...fresh, again].map((d) => d.id)})`;
+    const byId = new Map(payloads.map((p) => [p.delivery_id, p]));
+    expect(byId.size).toBe(fresh.length + 1);
+    expect(byId.has(again.id)).toBe(false);
+    for (const d of [first, ...fresh]) {
+      const stored = byId.get(d.id)!;
+      expect(stored.organization_id).toBe(d.organizationId);
+      expect(stored.headers).toEqual(d.headers);
+      expect(Buffer.compare(stored.body, d.body), d.id).toBe(0);
+    }
+  });
+});
+
 describe("a batch that fails for the store's sake", () => {
   it("answers all its rows 503 without splitting it, and keeps nothing", async () => {
     const quick = postgres(database.url(), { max: 1, onnotice: () => {}, connection: { statement_timeout: 300 } });

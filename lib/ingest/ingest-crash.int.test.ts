@@ -23,7 +23,7 @@ describe("a server killed with SIGKILL mid-traffic", () => {
     endpointId = (await createEndpoint({ ctx: org.ctx, input: { name: "Crash", provider: "none", destinationUrl: "http://127.0.0.1:9/" } })).id;
   });
 
-  it("has stored every request it answered 200, each with its job", { timeout: 240_000 }, async () => {
+  it("has stored every request it answered 200, each with its payload and its job", { timeout: 240_000 }, async () => {
     server = await startNextServer({ databaseUrl: database.url() });
     const url = `${server.url}/in/${endpointId}`;
     const acknowledged = new Map<string, string>(); // webhook-id → delivery id
@@ -60,10 +60,11 @@ describe("a server killed with SIGKILL mid-traffic", () => {
     server = await startNextServer({ databaseUrl: database.url() });
     const ids = [...acknowledged.values()];
     const stored = await getSql()`
-      select d.id, d.external_id, exists (select 1 from graphile_worker._private_jobs j where j.payload ->> 'deliveryId' = d.id) as has_job
+      select d.id, d.external_id, exists (select 1 from graphile_worker._private_jobs j where j.payload ->> 'deliveryId' = d.id) as has_job,
+        exists (select 1 from delivery_payloads p where p.delivery_id = d.id) as has_payload
       from deliveries d where d.id = any(${ids})`;
     expect(stored).toHaveLength(acknowledged.size);
-    expect(stored.every((row) => row.has_job)).toBe(true);
+    expect(stored.every((row) => row.has_job && row.has_payload)).toBe(true);
     for (const row of stored) expect(acknowledged.get(row.external_id)).toBe(row.id);
     // The restarted server answers for them too: a retried request is a duplicate of the stored one.
     const [eventId, deliveryId] = [...acknowledged.entries()][0]!;

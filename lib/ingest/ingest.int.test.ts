@@ -36,7 +36,7 @@ async function post(path: string, body: BodyInit | null, headers: Record<string,
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
-const rowsFor = (externalId: string) => getSql()`select id, body, headers, event_type, status from deliveries where external_id = ${externalId}`;
+const rowsFor = (externalId: string) => getSql()`select id, p.body, p.headers, event_type, status from deliveries join delivery_payloads p on p.delivery_id = deliveries.id where external_id = ${externalId}`;
 const jobsFor = (deliveryId: string) => getSql()`select id from graphile_worker._private_jobs where payload ->> 'deliveryId' = ${deliveryId}`;
 
 describe("ingest of a signed request", () => {

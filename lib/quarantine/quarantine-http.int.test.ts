@@ -73,7 +73,8 @@ const quarantined = (endpointId: string) =>
   getSql()<{ seq: number; received_at: Date; reason: string }[]>`select seq::int, received_at, reason from quarantined_requests where endpoint_id = ${endpointId} order by seq`;
 const deliveriesOf = (endpointId: string) =>
   getSql()<{ id: string; external_id: string; received_at: Date; status: string; body: Buffer }[]>`
-    select id, external_id, received_at, status, body from deliveries where endpoint_id = ${endpointId} order by received_at, id`;
+    select id, external_id, received_at, status, p.body from deliveries join delivery_payloads p on p.delivery_id = deliveries.id
+    where endpoint_id = ${endpointId} order by received_at, id`;
 const sentFor = (deliveryIds: Set<string>) => destination.requests.filter((r) => deliveryIds.has(String(r.headers["x-inbox-delivery-id"])));
 
 /** Every delivery of `endpointId` delivered; then what the destination got for them, by delivery id. */

@@ -39,16 +39,19 @@ async function organization(retentionDays: number) {
 /** Deliveries written straight in SQL (generate_series), with `attempts` attempts each; their ids. */
 async function seed(org: { ctx: Ctx; endpointId: string }, s: Seed): Promise<string[]> {
   const rows = await getSql()<{ id: string }[]>`
-    insert into deliveries (id, organization_id, endpoint_id, external_id, status, headers, body, size_bytes, received_at, updated_at,
+    with d as (
+    insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, updated_at,
       attempt_count, claimed_by_job, lease_expires_at, parked_at)
     select 'dlv_' || substr(md5(random()::text || n), 1, 25), ${org.ctx.organizationId}, ${org.endpointId}, 'evt_' || md5(random()::text || n),
-      ${s.status}, '{}'::jsonb, '\\x7b7d'::bytea, 2, now() - ${s.changed}::interval - interval '1 minute', now() - ${s.changed}::interval,
+      ${s.status}, 2, now() - ${s.changed}::interval - interval '1 minute', now() - ${s.changed}::interval,
       ${s.attempts ?? 0},
       case when ${s.status === "delivering" || Boolean(s.claimed)} then '4242' end,
       case when ${s.status === "delivering" || Boolean(s.claimed)} then now() + interval '1 minute' end,
       case when ${Boolean(s.parked)} then now() - ${s.changed}::interval end
     from generate_series(1, ${s.count ?? 1}) n
-    returning id`;
+    returning id, organization_id
+    ), p as (insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}'::jsonb, '\\x7b7d'::bytea from d)
+    select id from d`;
   if (s.attempts) {
     await getSql()`
       insert into attempts (organization_id, delivery_id, number, trigger, started_at, status_code)
@@ -60,6 +63,9 @@ async function seed(org: { ctx: Ctx; endpointId: string }, s: Seed): Promise<str
 
 async function remaining(ids: string[]): Promise<string[]> {
   const rows = await getSql()<{ id: string }[]>`select id from deliveries where id = any(${ids}::text[])`;
+  // A delivery's payload goes with it (the cascade), and stays while it stays.
+  const payloads = await getSql()<{ id: string }[]>`select delivery_id as id from delivery_payloads where delivery_id = any(${ids}::text[])`;
+  expect(payloads.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
   return rows.map((r) => r.id);
 }
 

@@ -175,8 +175,8 @@ describe("fuzzing ingest and every /api/v1 route with malformed requests", () =>
     // Nothing stored, nothing changed.
     const after = await counts();
     if (after!.deliveries !== before!.deliveries) {
-      const stored = await getSql()`select d.external_id, d.headers, e.provider, encode(substr(d.body, 1, 100), 'escape') as body
-        from deliveries d join endpoints e on e.id = d.endpoint_id where d.id <> ${targets.deliveryId} limit 5`;
+      const stored = await getSql()`select d.external_id, p.headers, e.provider, encode(substr(p.body, 1, 100), 'escape') as body
+        from deliveries d join endpoints e on e.id = d.endpoint_id join delivery_payloads p on p.delivery_id = d.id where d.id <> ${targets.deliveryId} limit 5`;
       console.log(`[fuzz] stored although it should not have been: ${JSON.stringify(stored).slice(0, 3000)}`);
     }
     expect(after).toEqual(before);
