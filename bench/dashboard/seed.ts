@@ -78,9 +78,10 @@ async function seedEndpoints(sql: postgres.Sql, endpoints: SeedEndpoint[]): Prom
 
 async function insertDeliveries(sql: postgres.Sql, from: number, to: number, total: number): Promise<void> {
   await sql.unsafe(`
-    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
-                            source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
-                            next_attempt_at, delivered_at, updated_at, pending_since)
+    -- Each row computed once (random()), then split between the delivery and its payload.
+    with src (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
+              source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
+              next_attempt_at, delivered_at, updated_at, pending_since) as materialized (
     select
       'dlv_' || substr(md5('d' || g.i), 1, 25),
       e.organization_id, e.id, x.external_id, x.event_type, st.status,
@@ -146,15 +147,25 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
           ))
         )::text, 'UTF8')
       end as body
-    ) b`);
+    ) b
+    ), inserted as (
+      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+                              source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
+                              next_attempt_at, delivered_at, updated_at, pending_since)
+      select id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+             source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
+             next_attempt_at, delivered_at, updated_at, pending_since
+      from src
+    )
+    insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, headers, body from src`);
 }
 
-/** Secondary indexes of deliveries (not the primary key, not the unique (endpoint, external id)), as SQL. */
+/** Secondary indexes of deliveries and delivery_payloads (not the primary keys, not the unique (endpoint, external id)), as SQL. */
 async function secondaryIndexDefinitions(sql: postgres.Sql): Promise<{ name: string; definition: string }[]> {
   return (await sql.unsafe(`
     select i.relname as name, pg_get_indexdef(i.oid) as definition
     from pg_index x join pg_class i on i.oid = x.indexrelid
-    where x.indrelid = 'deliveries'::regclass and not x.indisprimary and not x.indisunique
+    where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass) and not x.indisprimary and not x.indisunique
     order by i.relname`)) as unknown as { name: string; definition: string }[];
 }
 

@@ -51,9 +51,13 @@ async function storeDeliveries(organizationId: string, endpointIds: string[], to
     });
     await getSql().begin(async (tx) => {
       await tx.unsafe(
-        `insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes)
-         select r.id, $2, r.endpoint_id, r.id, 'bench.event', '{"content-type":"application/json"}'::jsonb, convert_to($3, 'UTF8'), octet_length($3)
-         from json_to_recordset($1::text::json) as r(id text, endpoint_id text)`,
+        `with d as (
+           insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes)
+           select r.id, $2, r.endpoint_id, r.id, 'bench.event', octet_length($3)
+           from json_to_recordset($1::text::json) as r(id text, endpoint_id text)
+           returning id, organization_id)
+         insert into delivery_payloads (delivery_id, organization_id, headers, body)
+         select id, organization_id, '{"content-type":"application/json"}'::jsonb, convert_to($3, 'UTF8') from d`,
         [JSON.stringify(rows), organizationId, BODY],
       );
       await enqueueRaw(tx, rows.map((r) => deliverJobSpec({ deliveryId: r.id, endpointId: r.endpoint_id, trigger: "auto" })));
@@ -121,8 +125,10 @@ async function idleLatency(databaseUrl: string, destination: BenchDestination) {
       const id = newId("dlv");
       const arrived = destination.arrivalOf(id);
       await getSql().begin(async (tx) => {
-        await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes)
-          values (${id}, ${org.organizationId}, ${endpoint.id}, ${id}, ${tx.json({ "content-type": "application/json" })}, ${Buffer.from(BODY)}, ${BODY.length})`;
+        await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+          values (${id}, ${org.organizationId}, ${endpoint.id}, ${id}, ${BODY.length})`;
+        await tx`insert into delivery_payloads (delivery_id, organization_id, headers, body)
+          values (${id}, ${org.organizationId}, ${tx.json({ "content-type": "application/json" })}, ${Buffer.from(BODY)})`;
         await enqueueRaw(tx, [deliverJobSpec({ deliveryId: id, endpointId: endpoint.id, trigger: "auto" })]);
       });
       const acked = epochNow(); // ingest answers 200 right after this commit

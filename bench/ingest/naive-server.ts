@@ -23,10 +23,13 @@ export function startNaiveServer(options: { databaseUrl: string; port: number; e
       const id = `dlv_${randomBytes(16).toString("hex")}`;
       try {
         await sql.begin(async (tx) => {
-          const inserted = await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, headers, body, size_bytes)
-            values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${sql.json(headers)}, ${body}, ${body.length})
+          const inserted = await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+            values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${body.length})
             on conflict (endpoint_id, external_id) do nothing returning id`;
-          if (inserted.length) await tx`select graphile_worker.add_job('deliver', json_build_object('deliveryId', ${id}::text, 'trigger', 'auto'))`;
+          if (inserted.length) {
+            await tx`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${options.organizationId}, ${sql.json(headers)}, ${body})`;
+            await tx`select graphile_worker.add_job('deliver', json_build_object('deliveryId', ${id}::text, 'trigger', 'auto'))`;
+          }
         });
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id, duplicate: false }));
       } catch {

@@ -178,14 +178,18 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
     const chunk = 20_000;
     for (let from = 1; from <= BACKLOG; from += chunk) {
       await bench`
-        insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, headers, body, size_bytes, received_at, parked_at)
-        select ${BACKLOG_ID_PREFIX} || lpad(g::text, 7, '0'), ${organizationId}, ${endpointId}, 'backlog_' || g, 'backlog.event',
-          '{"content-type":"application/json"}', convert_to(${"b".repeat(900)}, 'UTF8'), 900,
-          now() - interval '1 day' + g * interval '1 ms', now() - interval '1 day' + g * interval '1 ms'
-        from generate_series(${from}::int, ${Math.min(BACKLOG, from + chunk - 1)}::int) g`;
+        with d as (
+          insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, received_at, parked_at)
+          select ${BACKLOG_ID_PREFIX} || lpad(g::text, 7, '0'), ${organizationId}, ${endpointId}, 'backlog_' || g, 'backlog.event', 900,
+            now() - interval '1 day' + g * interval '1 ms', now() - interval '1 day' + g * interval '1 ms'
+          from generate_series(${from}::int, ${Math.min(BACKLOG, from + chunk - 1)}::int) g
+          returning id, organization_id)
+        insert into delivery_payloads (delivery_id, organization_id, headers, body)
+        select id, organization_id, '{"content-type":"application/json"}', convert_to(${"b".repeat(900)}, 'UTF8') from d`;
     }
     // Vacuumed and analyzed now, as autovacuum would soon after such an insert: not inside the phase.
     await bench.unsafe("vacuum analyze deliveries");
+    await bench.unsafe("vacuum analyze delivery_payloads");
   }
 
   /**

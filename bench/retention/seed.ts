@@ -12,7 +12,7 @@ async function secondaryIndexes(sql: postgres.Sql): Promise<{ name: string; defi
   return (await sql.unsafe(`
     select i.relname as name, pg_get_indexdef(i.oid) as definition
     from pg_index x join pg_class i on i.oid = x.indexrelid
-    where x.indrelid in ('deliveries'::regclass, 'attempts'::regclass) and not x.indisprimary and not x.indisunique
+    where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass, 'attempts'::regclass) and not x.indisprimary and not x.indisunique
     order by i.relname`)) as unknown as { name: string; definition: string }[];
 }
 
@@ -29,8 +29,8 @@ export async function seedSettledDeliveries(
   for (let from = 1; from <= input.count; from += CHUNK) {
     const to = Math.min(input.count, from + CHUNK - 1);
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
-        received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error)
+      with src (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
+        received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error) as materialized (
       select 'dlv_' || lpad(to_hex(n), 25, '0'), ${input.organizationId}, ${input.endpointId}, 'evt_seed_' || n, 'order.updated',
         case when n % 33 = 0 then 'dead' else 'delivered' end,
         '{"content-type": "application/json", "user-agent": "Seeder/1.0"}'::jsonb, b.body, length(b.body),
@@ -43,7 +43,15 @@ export async function seedSettledDeliveries(
         'note', 'Order updated: items shipped from the central warehouse; tracking number issued, invoice attached.',
         'lines', json_build_array(json_build_object('sku', 'SKU-' || (n % 997), 'qty', 1 + n % 4), json_build_object('sku', 'SKU-' || (n % 991), 'qty', 1))
       ))::text, 'UTF8') as body) b
-      cross join lateral (select case when n % 40 = 0 then 3 when n % 4 = 0 then 1 else 0 end as k) a`;
+      cross join lateral (select case when n % 40 = 0 then 3 when n % 4 = 0 then 1 else 0 end as k) a
+      ), inserted as (
+        insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+          received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error)
+        select id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+          received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error
+        from src
+      )
+      insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, headers, body from src`;
     const [row] = await sql<{ n: number }[]>`
       with added as (
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code)
@@ -59,6 +67,7 @@ export async function seedSettledDeliveries(
   for (const { definition } of indexes) await sql.unsafe(definition);
   input.log(`  indexes rebuilt (${elapsed()})`);
   await sql.unsafe(`vacuum analyze deliveries`);
+  await sql.unsafe(`vacuum analyze delivery_payloads`);
   await sql.unsafe(`vacuum analyze attempts`);
   input.log(`  vacuumed (${elapsed()})`);
   return { attempts };
