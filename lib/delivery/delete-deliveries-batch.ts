@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 
 /**
- * Deletes up to `batchSize` deliveries `d` matching `where` (their attempts go by the cascade) and says
+ * Deletes up to `batchSize` deliveries `d` matching `where` (their attempts and payloads go by the cascade) and says
  * how many. Rows another transaction holds (a claim, a replay) are skipped, not waited for: the next
  * batch takes them. The purges of deleted endpoints and organizations share it.
  */

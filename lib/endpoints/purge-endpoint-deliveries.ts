@@ -1,5 +1,5 @@
 // The background half of deleting an endpoint (delete-endpoint.ts removes its row at once): its
-// deliveries, and by cascade their attempts, go in short transactions of a bounded size, so the
+// deliveries, and by cascade their attempts and payloads, go in short transactions of a bounded size, so the
 // database never holds a long transaction or a huge statement and ingest of other endpoints goes on.
 import { sql } from "drizzle-orm";
 import { getSql } from "@/db";

@@ -1,5 +1,5 @@
-// The one statement that removes an organization's expired deliveries (their attempts go with them by
-// the attempts → deliveries foreign key's cascade). Kept alone so a change of storage layout changes it
+// The one statement that removes an organization's expired deliveries (their attempts and payloads go
+// with them by the attempts → deliveries and delivery_payloads → deliveries foreign keys' cascades). Kept alone so a change of storage layout changes it
 // in one place.
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
