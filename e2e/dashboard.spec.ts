@@ -62,7 +62,9 @@ test("a failing delivery is seen pending with its error and age, replayed once t
     await expect(page.getByTestId("delivery-body")).toContainText('"customer": "zebracorn-42"');
     await expect(page.getByTestId("curl-command")).toContainText(`curl -sS '${destination.url}'`);
     await expect(page.getByTestId("curl-command")).toContainText("--data-binary '{\"type\":\"invoice.paid\"");
-    destination.answer(200);
+    // Answered after 3 s: the outcome shows only while the replay is pending or delivering, and a worker
+    // quicker than the page's first render would otherwise deliver it before it could be seen.
+    destination.answer(200, 3_000);
     await page.getByRole("button", { name: "Replay" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Replay queued" })).toBeVisible();
     await expect(page.getByTestId("delivery-status")).toHaveText("Delivered");
