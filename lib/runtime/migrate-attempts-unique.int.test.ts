@@ -1,36 +1,23 @@
 // Migration 0013 on a database that already holds duplicated attempt rows (what the race it closes
 // left behind): the upgrade keeps one row per (delivery, number) — a real outcome over an
 // "interrupted" placeholder, else the oldest — and every delivery and its other attempts.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { migrationsBefore } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
 import { migrateDatabase } from "./migrate";
 
 const name = `${inject("runPrefix")}_m13_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const folder = mkdtempSync(path.join(os.tmpdir(), "inbox-migrations-"));
+const older = migrationsBefore("0013_attempts_unique_number");
 
 afterAll(async () => {
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.end();
-  rmSync(folder, { recursive: true, force: true });
+  older.remove();
 });
-
-/** db/migrations as it was before migration `tag`. */
-function migrationsBefore(tag: string): string {
-  cpSync(path.resolve("db/migrations"), folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 describe("migration 0013 (one attempt row per number) on a database with duplicated attempts", () => {
   it("keeps a real outcome over an 'interrupted' one, else the oldest, and nothing else is lost", async () => {
@@ -38,7 +25,7 @@ describe("migration 0013 (one attempt row per number) on a database with duplica
     const url = withDatabase(inject("adminUrl"), name);
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrate(drizzle({ client: sql }), { migrationsFolder: migrationsBefore("0013_attempts_unique_number") });
+      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
       await sql`insert into organizations (id, name) values ('org_m', 'M')`;
       await sql`insert into endpoints (id, organization_id, name, provider, destination_url) values ('ep_m', 'org_m', 'M', 'none', 'http://127.0.0.1:9/')`;
       for (const id of ["dlv_a", "dlv_b"]) {

@@ -3,9 +3,6 @@
 // migrated database then works (a waiting delivery is claimed and sent with its own bytes, search finds a
 // migrated body through the new trigram index and through the big-body one).
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
@@ -19,31 +16,20 @@ import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { startDestination, startTestWorker, until } from "@/test/delivery-fixtures";
 import { buildOnlineIndexes } from "./build-online-indexes";
+import { migrationsBefore } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
 import { migrateDatabase, quietGraphileLogger } from "./migrate";
 
 const name = `${inject("runPrefix")}_m19_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const folder = mkdtempSync(path.join(os.tmpdir(), "inbox-migrations-"));
+const older = migrationsBefore("0019_payloads_apart");
 
 afterAll(async () => {
   await closeDb();
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.end();
-  rmSync(folder, { recursive: true, force: true });
+  older.remove();
 });
-
-/** db/migrations as it was before migration `tag`. */
-function migrationsBefore(tag: string): string {
-  cpSync(path.resolve("db/migrations"), folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 interface Seed {
   id: string;
@@ -86,7 +72,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
     let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
     try {
       // A database as 0018 left it: our migrations up to it, graphile-worker's, the online indexes of then.
-      await migrate(drizzle({ client: sql }), { migrationsFolder: migrationsBefore("0019_payloads_apart") });
+      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
       await runMigrations({ connectionString: url, logger: quietGraphileLogger });
       await buildOnlineIndexes(sql, ONLINE_INDEXES.filter((index) => !index.on.startsWith(`"delivery_payloads"`)));
       expect((await sql`select 1 from pg_class where relname = 'deliveries_body_trgm_idx'`).length).toBe(1);
