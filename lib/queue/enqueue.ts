@@ -86,7 +86,7 @@ export async function enqueue(db: DbOrTx, specs: JobSpec[]): Promise<void> {
     select json_populate_record(null::graphile_worker.job_spec, spec) from json_array_elements(${JSON.stringify(specs)}::json) spec))`);
 }
 
-/** Enqueues jobs on a raw postgres.js connection or transaction (the ingest hot path). */
+/** Enqueues jobs on a raw postgres.js connection or transaction (the rescue sweep, the worker's own passes). */
 export async function enqueueRaw(sqlClient: postgres.Sql | postgres.TransactionSql, specs: JobSpec[]): Promise<void> {
   if (specs.length === 0) return;
   await sqlClient.unsafe(ADD_JOBS, [JSON.stringify(specs)]);
