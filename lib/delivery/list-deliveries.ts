@@ -114,6 +114,7 @@ const notBefore = (edge: Edge) => sql`(${deliveries.receivedAt}, ${deliveries.id
  * 1. the newest tenth of the INBOX_SEARCH_WINDOW (default 10,000) deliveries that pass the filter are walked
  *    in index order and each tested (a common word fills the page here);
  * 2. when their hits say the rest of the window would fill the page, it is walked too;
+ *    If the page is then nearly full, the walk goes on a little (see below);
  * 3. otherwise, or if the page is still not full, the indexes are asked for the older matches (a rare word:
  *    few rows to fetch; a word in 0.2 % of the bodies: 2,000 rows from the index, not 9,000 walked for 18 hits).
  * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
@@ -132,6 +133,18 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
     hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q)), limit - hits.length)));
     if (hits.length === limit || !windowEdge) return hits;
     edge = windowEdge;
+    // Nearly full: the last few hits are most likely just past the window, and walking on to them (twice
+    // as far as the window's hits predict, at most another window) tests fewer bodies than the index hands
+    // over, which is every older match in the organization (a ~0.5 % word: ~2,000 rows walked, not 3,000
+    // matches fetched and sorted).
+    const beyond = Math.ceil(((limit - hits.length) / hits.length) * window * 2);
+    if (beyond <= window) {
+      const beyondEdge = await nth(db, where, window + beyond);
+      const past = before(edge.cursorAt, edge.id);
+      hits.push(...(await page(db, and(where, past, beyondEdge && notBefore(beyondEdge), searchWhere(q)), limit - hits.length)));
+      if (hits.length === limit || !beyondEdge) return hits;
+      edge = beyondEdge;
+    }
   }
   return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), indexedSearchWhere(organizationId, q)), limit - hits.length))];
 }
