@@ -28,6 +28,22 @@ interface Clients {
  */
 const NO_JIT = { jit: "off" } as const;
 
+/**
+ * A session setting chosen by an environment variable: one of `allowed` (case aside), `fallback` when
+ * unset; anything else stops the process at start with the variable named, rather than at the first query.
+ */
+export function sessionSettingFromEnv<T extends string>(
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  env: Record<string, string | undefined> = process.env,
+): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new Error(`${name} must be one of ${allowed.join(", ")} (got "${env[name]}")`);
+}
+
 const PLAN_CACHE_MODES = ["force_generic_plan", "auto", "force_custom_plan"] as const;
 export type PlanCacheMode = (typeof PLAN_CACHE_MODES)[number];
 
@@ -36,14 +52,11 @@ export type PlanCacheMode = (typeof PLAN_CACHE_MODES)[number];
  * (HOT_PATH_PLAN_CACHE_MODE, default force_generic_plan). Their statements are prepared, fixed in
  * shape and indexed whatever the values, yet PostgreSQL's `auto` kept planning them again on every
  * run (a generic plan's estimate over a json parameter looks dearer than the custom ones): planning
- * was ~1/7 of the database's CPU per webhook, and a generic plan saved ~20 % of it (bench:e2e, README).
+ * was ~1/7 of the database's CPU per webhook, and generic plans took ~12 % off it (bench:e2e, README).
  * The dashboard/API pool keeps `auto`: its filters and searches want plans made for their values.
  */
 export function hotPathPlanCacheMode(env: Record<string, string | undefined> = process.env): PlanCacheMode {
-  const raw = env.HOT_PATH_PLAN_CACHE_MODE?.trim().toLowerCase();
-  if (!raw) return "force_generic_plan";
-  if ((PLAN_CACHE_MODES as readonly string[]).includes(raw)) return raw as PlanCacheMode;
-  throw new Error(`HOT_PATH_PLAN_CACHE_MODE must be one of ${PLAN_CACHE_MODES.join(", ")} (got "${env.HOT_PATH_PLAN_CACHE_MODE}")`);
+  return sessionSettingFromEnv("HOT_PATH_PLAN_CACHE_MODE", PLAN_CACHE_MODES, "force_generic_plan", env);
 }
 
 // Kept on globalThis so Next.js dev reloads do not open a new pool per edit.

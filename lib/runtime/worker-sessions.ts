@@ -3,16 +3,13 @@
 // Why that is safe is in ARCHITECTURE.md ("Worker commits are asynchronous"): a crash of PostgreSQL
 // loses only the newest worker commits, whole and in order, and the lease and rescue redo them; what
 // ingest acknowledged was flushed before its 200.
-import { hotPathPlanCacheMode, setProcessSessionSettings, type PlanCacheMode } from "@/db";
+import { hotPathPlanCacheMode, sessionSettingFromEnv, setProcessSessionSettings, type PlanCacheMode } from "@/db";
 
 const LEVELS = ["off", "local", "remote_write", "on", "remote_apply"] as const;
 export type SynchronousCommit = (typeof LEVELS)[number];
 
 export function workerSynchronousCommit(env: Record<string, string | undefined> = process.env): SynchronousCommit {
-  const raw = env.WORKER_SYNCHRONOUS_COMMIT?.trim().toLowerCase();
-  if (!raw) return "off";
-  if ((LEVELS as readonly string[]).includes(raw)) return raw as SynchronousCommit;
-  throw new Error(`WORKER_SYNCHRONOUS_COMMIT must be one of ${LEVELS.join(", ")} (got "${env.WORKER_SYNCHRONOUS_COMMIT}")`);
+  return sessionSettingFromEnv("WORKER_SYNCHRONOUS_COMMIT", LEVELS, "off", env);
 }
 
 /**
