@@ -1,6 +1,6 @@
 // bench/e2e: the product end to end, as deployed — a fresh database, the web server and the worker as
 // `npm start` runs them, 10 endpoints relaying to a local destination that answers 200 — under signed
-// ~1 KB webhooks offered at fixed rates (open loop, from a load generator process of its own:
+// webhooks (~1.2 KB Stripe-like events by default: BENCH_BODY) offered at fixed rates (open loop, from a load generator process of its own:
 // bench/e2e/load.ts). Per rate: achieved ingest rate and latency, deliveries that arrived against
 // webhooks acknowledged, how long after the last send was due the last delivery arrived,
 // send→destination latency (from when the generator sent it, after any wait for one of its 256
@@ -13,7 +13,8 @@
 //   options (or env): --rates (BENCH_RATES, default 500,1000,1500,2000 webhooks/s), --seconds (BENCH_SECONDS, 20 per rate),
 //   --paused-rate (BENCH_PAUSED_RATE, 500; 0 skips the paused phases), --endpoints (BENCH_ENDPOINTS, 10),
 //   --organizations (BENCH_ORGANIZATIONS, as many as endpoints: one endpoint each), --drain-seconds (BENCH_DRAIN_SECONDS, 120:
-//   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports)
+//   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports);
+//   env BENCH_BODY (realistic, padded or entropy[:KiB]: the bodies sent, bench/support/signed-webhook.ts)
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -27,6 +28,7 @@ import type { OpenLoopOptions, OpenLoopResult } from "../support/open-loop";
 import { stopWorker, untilDelivered } from "../support/product";
 import { ActiveQuerySampler, type ActiveQueryShare } from "../support/active-queries";
 import { runBench } from "../support/run-bench";
+import { benchBodyLabel } from "../support/signed-webhook";
 import { summarize } from "../support/stats";
 
 const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port"] as const;
@@ -139,7 +141,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       }
     };
 
-    console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed ~1 KB Standard Webhooks requests, open loop from a process of its own;`);
+    console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed Standard Webhooks requests (body ${benchBodyLabel()}, BENCH_BODY), open loop from a process of its own;`);
     console.log(`web server + worker as npm start runs them (ORG_INGEST_RATE=${orgRate}; every other setting ${settingsNote()}), PostgreSQL at ${new URL(database.url).host}, all on this ${cpus().length}-core machine`);
     await measure("warm-up", 200, 3, "delivered"); // compiles, pools, connections
     // What the product costs with nothing to do (polling, heartbeats, sweeps): it is in every phase's

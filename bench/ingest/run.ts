@@ -4,7 +4,8 @@
 // previous one's deliveries are done). Prints its figures; asserts nothing.
 // The three take turns for BENCH_ROUNDS rounds and the ratios are of the medians: this machine's
 // speed drifts by 10-20 % from one 20 s stretch to the next.
-//   npm run bench:ingest            (BENCH_DURATION=seconds, BENCH_CONNECTIONS=n, BENCH_ROUNDS=n)
+//   npm run bench:ingest            (BENCH_DURATION=seconds, BENCH_CONNECTIONS=n, BENCH_ROUNDS=n,
+//                                    BENCH_BODY=realistic|padded|entropy[:KiB]: bench/support/signed-webhook.ts)
 import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
 import { getSql } from "@/db";
@@ -13,7 +14,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { freePort } from "@/test/next-server";
 import { untilDelivered } from "../support/product";
 import { benchPort, runBench } from "../support/run-bench";
-import { signedWebhook } from "../support/signed-webhook";
+import { benchBodyLabel, signedWebhook } from "../support/signed-webhook";
 import { median } from "../support/stats";
 import { startNaiveServer } from "./naive-server";
 
@@ -60,7 +61,7 @@ runBench("inbox_bench", async ({ database, destination, startProduct }) => {
     const naivePort = benchPort(2) ?? (await freePort());
     naive = await startNaiveServer({ databaseUrl: database.url, port: naivePort, endpointId: bare.id, organizationId: org.organizationId, secret: bare.secret! });
 
-    console.log(`bench/ingest: ${connections} connections, ${duration} s each, unique signed ~1 KB Standard Webhooks requests (ORG_INGEST_RATE=${orgRate}); the worker delivers what is stored`);
+    console.log(`bench/ingest: ${connections} connections, ${duration} s each, unique signed Standard Webhooks requests, body ${benchBodyLabel()} (BENCH_BODY) (ORG_INGEST_RATE=${orgRate}); the worker delivers what is stored`);
     const targets = {
       // The same signed requests to every target, so the load generator does the same work for each.
       noop: () => measure("next no-op route", `${server.url}/api/noop`, ingest.secret!, null),

@@ -1,13 +1,15 @@
 // bench/neighbours' flood, in a process of its own so that its load generator does not delay the
 // measured organization's requests in the bench's event loop: org A's valid signed Standard Webhooks
-// requests at full speed on FLOOD_CONNECTIONS connections for FLOOD_SECONDS. Prints one JSON line.
+// requests at full speed on FLOOD_CONNECTIONS connections for FLOOD_SECONDS, their bodies as
+// FLOOD_BODY says (BENCH_BODY's syntax, bench/support/signed-webhook.ts; BENCH_BODY's when unset). Prints one JSON line.
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { Webhook } from "standardwebhooks";
-import { signedWebhook } from "../support/signed-webhook";
+import { benchBody, signedWebhook } from "../support/signed-webhook";
 
 const url = process.env.FLOOD_URL!;
 const webhook = new Webhook(process.env.FLOOD_SECRET!);
+const body = process.env.FLOOD_BODY ? benchBody(process.env.FLOOD_BODY, "FLOOD_BODY") : benchBody(process.env.BENCH_BODY);
 let sequence = 0;
 
 const result = await autocannon({
@@ -18,8 +20,8 @@ const result = await autocannon({
   ...(process.env.FLOOD_RATE ? { overallRate: Number(process.env.FLOOD_RATE) } : {}),
   requests: [{
     method: "POST",
-    // A unique, freshly signed ~1 KB request each time, as bench/ingest sends.
-    setupRequest: (request) => ({ ...request, ...signedWebhook(webhook, `flood_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`, "flood.event") }),
+    // A unique, freshly signed request each time, as bench/ingest sends.
+    setupRequest: (request) => ({ ...request, ...signedWebhook(webhook, `flood_${process.pid}_${sequence++}_${randomBytes(4).toString("hex")}`, "flood.event", body) }),
   }],
 });
 console.log(JSON.stringify({

@@ -8,7 +8,10 @@
 // rounds and the ratio is of the medians: other work on this machine drifts from one stretch to the next.
 //   npm run bench:neighbours     (BENCH_SECONDS=10 per phase, BENCH_ROUNDS=3, BENCH_B_RATE=100, FLOOD_CONNECTIONS=50,
 //                                 FLOOD_RATE=n: A sends n req/s instead of full speed; BENCH_A_PAUSED=1: A's endpoint paused,
-//                                 BENCH_LOG_SLOW_MS=n: log this database's slow statements and lock waits)
+//                                 BENCH_LOG_SLOW_MS=n: log this database's slow statements and lock waits,
+//                                 BENCH_BODY=realistic|padded|entropy[:KiB]: the bodies sent (bench/support/signed-webhook.ts),
+//                                 FLOOD_BODY=same syntax: org A's bodies instead, e.g. entropy:64, to see what
+//                                 one tenant's big high-entropy bodies, trigram-indexed, cost the others' acks)
 import { loadavg } from "node:os";
 import { getSql } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
@@ -16,6 +19,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { flood, type Flood } from "../support/flood";
 import { CpuMeter, type CpuUse } from "../support/cpu";
 import { openLoop, type OpenLoopResult } from "../support/open-loop";
+import { BENCH_BODY, benchBody } from "../support/signed-webhook";
 import { untilDelivered } from "../support/product";
 import { runBench } from "../support/run-bench";
 import { median } from "../support/stats";
@@ -24,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const B_RATE = Number(process.env.BENCH_B_RATE ?? 100);
 const CONNECTIONS = Number(process.env.FLOOD_CONNECTIONS ?? 50);
+/** Org A's bodies: FLOOD_BODY's, else BENCH_BODY's as org B's. */
+const FLOOD_BODY = process.env.FLOOD_BODY ? benchBody(process.env.FLOOD_BODY, "FLOOD_BODY") : BENCH_BODY;
 /** B's first requests of each phase (the flood ramping up, connections opening) are sent but not counted. */
 const SETTLE_SECONDS = 2;
 
@@ -56,6 +62,7 @@ runBench("inbox_bench_neighbours", async ({ database, destination, startProduct 
   const [aUrl, bUrl] = [`${product.web.url}/in/${a.id}`, `${product.web.url}/in/${b.id}`];
   const wholeRun = await new CpuMeter({}).start();
   console.log(`bench/neighbours: org B sends ${B_RATE} signed req/s; org A idle, then flooding on ${CONNECTIONS} connections; ${SECONDS} s per phase, ${ROUNDS} rounds`);
+  console.log(`bodies: org A (FLOOD_BODY) ${FLOOD_BODY.label}; org B (BENCH_BODY) ${BENCH_BODY.label}`);
   console.log(`(ORG_INGEST_RATE=${process.env.ORG_INGEST_RATE ?? "default"}, ORG_INGEST_BURST=${process.env.ORG_INGEST_BURST ?? "default"}; web server, worker, PostgreSQL and both senders on this machine)`);
   await sendSteadily(bUrl, b.secret!, 3, "warm-up"); // first compiles, pools fill
   await untilDelivered(getSql());
@@ -67,7 +74,7 @@ runBench("inbox_bench_neighbours", async ({ database, destination, startProduct 
     const idle = await sendSteadily(bUrl, b.secret!, SECONDS, "A idle");
     const idleCpu = await meter.stop();
     await untilDelivered(getSql());
-    const flooding = flood(aUrl, a.secret!, SECONDS + SETTLE_SECONDS + 1, CONNECTIONS);
+    const flooding = flood(aUrl, a.secret!, SECONDS + SETTLE_SECONDS + 1, CONNECTIONS, FLOOD_BODY);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the flood's process starts and connects
     await meter.start();
     const busy = await sendSteadily(bUrl, b.secret!, SECONDS, "A flooding");

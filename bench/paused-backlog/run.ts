@@ -16,7 +16,8 @@
 //   npm run bench:paused-backlog   env: BENCH_FLOOD_ROUNDS (2), BENCH_FLOOD_SECONDS (10), FLOOD_CONNECTIONS (50),
 //     BENCH_ROUNDS (1) rounds of (b), BENCH_SECONDS (30) per phase of (b), BENCH_OTHER_RATE (100 req/s),
 //     BENCH_BACKLOG (100000), BENCH_DRAIN_SECONDS (30), BENCH_ALIGN (1; 0: no wait for a minute boundary),
-//     BENCH_SKIP_FLOOD (0; 1 leaves out (a)), BENCH_PORT (free ports)
+//     BENCH_SKIP_FLOOD (0; 1 leaves out (a)), BENCH_PORT (free ports),
+//     BENCH_BODY (realistic; padded, entropy[:KiB]: the bodies sent, bench/support/signed-webhook.ts)
 import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
@@ -27,6 +28,7 @@ import type { BenchDestination } from "../support/destination";
 import { openLoop } from "../support/open-loop";
 import { startWorker, stopWorker, type BenchWorker } from "../support/product";
 import { runBench } from "../support/run-bench";
+import { benchBodyLabel } from "../support/signed-webhook";
 import { median, summarize } from "../support/stats";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -67,7 +69,7 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
     let worker: BenchWorker | undefined = product.worker;
     const meter = () => new CpuMeter({ database }).start();
     targets = others.map((e) => ({ url: `${product.web.url}/in/${e.id}`, secret: e.secret! }));
-    console.log(`bench/paused-backlog: web server and worker as npm start runs them, PostgreSQL and this bench on this ${cpus().length}-core machine; load average ${load()}`);
+    console.log(`bench/paused-backlog: web server and worker as npm start runs them, PostgreSQL and this bench on this ${cpus().length}-core machine; load average ${load()}; bodies ${benchBodyLabel()} (BENCH_BODY)`);
     await measureOthers("warm-up", 3, false); // compiles, pools fill
 
     // (a) A floods its paused endpoint: the worker running, then stopped, in turns.
