@@ -197,10 +197,19 @@ export const deliveryPayloads = pgTable(
     organizationId: text().notNull(),
     headers: jsonb().$type<Record<string, string>>().notNull(),
     body: bytea().notNull(),
+    /**
+     * Whether the body is in the trigram index yet. Ingest stores it false, so that acknowledging a webhook makes
+     * no trigram entry (several hundred per ~1 KB of real JSON: the biggest part of a real webhook's database
+     * cost), and one organization's big bodies never lengthen the statement other organizations' requests share.
+     * lib/delivery/index-bodies.ts sets it, an organization at a time, in bounded turns. Set only, never cleared.
+     */
+    searchable: boolean().notNull().default(false),
   },
-  // Search `q` in bodies (lib/delivery/list-deliveries.ts): delivery_payloads_body_trgm_idx, a GIN trigram index
-  // on encode(body, 'escape') of the bodies up to 64 KiB, built online (db/online-indexes.ts; not declared here:
-  // drizzle-kit cannot write its operator class on an expression).
+  // Search `q` in bodies (lib/delivery/list-deliveries.ts): delivery_payloads_body_searchable_trgm_idx, a GIN
+  // trigram index on encode(body, 'escape') of the searchable bodies up to 64 KiB, and
+  // delivery_payloads_unsearchable_idx (organization_id) where not searchable, for the ones not in it yet; both
+  // built online (db/online-indexes.ts; not declared here: drizzle-kit cannot write the operator class on an
+  // expression, nor build an index concurrently).
 );
 
 export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead"] as const;

@@ -4,6 +4,7 @@ import { applyRetentionTask } from "./apply-retention";
 import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
+import { indexBodiesTask } from "./index-bodies";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
@@ -16,6 +17,7 @@ export const taskList: TaskList = {
   "check-alerts": checkAlertsTask,
   "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
+  "index-bodies": indexBodiesTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,

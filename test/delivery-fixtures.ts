@@ -31,6 +31,8 @@ export interface DeliveryFixtureInput {
   status?: "pending" | "delivered" | "dead";
   /** Enqueue its `deliver` job in the same transaction (default true, like ingest). */
   enqueue?: boolean;
+  /** Its body already in the trigram index, as lib/delivery/index-bodies.ts leaves it (default false, as ingest stores it). */
+  searchable?: boolean;
 }
 
 /** A stored delivery, inserted with its payload and job in one transaction, the way ingest stores one. */
@@ -51,6 +53,7 @@ export async function createDeliveryFixture(input: DeliveryFixtureInput): Promis
     });
     await tx.insert(deliveryPayloads).values({
       deliveryId: id, organizationId: input.ctx.organizationId, headers: input.headers ?? { "content-type": "application/json" }, body,
+      searchable: input.searchable ?? false,
     });
     if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, endpointId: input.endpointId, trigger: "auto" })]);
   });

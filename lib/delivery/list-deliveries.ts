@@ -12,7 +12,7 @@ const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC'
 // built (drizzle's .desc()); a plain `desc` means NULLS FIRST and could not walk them.
 const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
 
-/** Bodies up to this size are in the trigram index (delivery_payloads_body_trgm_idx, db/online-indexes.ts). */
+/** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_searchable_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
 /** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
@@ -60,9 +60,11 @@ function searchWhere(q: string): SQL {
  * the external id through (organization_id, lower(external_id)); the event type's trigrams; bodies up to
  * 64 KiB through the trigrams of encode(body, 'escape') in delivery_payloads, which pg_trgm keeps case-folded,
  * so ILIKE is served by it (q's bytes in the body, ASCII case aside, put q's escape encoding in the body's: that
- * ILIKE is implied by the exact test, which stays to decide, since a \ooo can also match across bytes); the ids
- * of the organization's payloads it finds reach deliveries through their primary key (an array computed once,
- * before the scan). Bigger bodies come from deliveries_org_large_body_idx. Every body is one or the other.
+ * ILIKE is implied by the exact test, which stays to decide, since a \ooo can also match across bytes), once the
+ * indexer has made them searchable (lib/delivery/index-bodies.ts); those it has not reached yet, each tested, through
+ * delivery_payloads_unsearchable_idx; the ids of the organization's payloads found reach deliveries through
+ * their primary key (an array computed once, before the scan). Bigger bodies come from
+ * deliveries_org_large_body_idx. Every body is one or the other.
  */
 function indexedSearchWhere(organizationId: string, q: string): SQL {
   const key = trigramKey(q);
@@ -72,8 +74,12 @@ function indexedSearchWhere(organizationId: string, q: string): SQL {
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
     or ${deliveries.id} = any(array(
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
-           and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}))
+         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.searchable}
+           and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
+           and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}
+         union all
+         select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
+         where ${deliveryPayloads.organizationId} = ${organizationId} and not ${deliveryPayloads.searchable} and ${bodyContains(q, payloadBody)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
         and exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id} and ${bodyContains(q, payloadBody)})))`;
 }

@@ -1,0 +1,115 @@
+// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_searchable_trgm_idx)
+// by setting delivery_payloads.searchable. Ingest stores every payload unsearchable, so that its statement, shared
+// by every organization's requests arriving together, makes no trigram entry: a ~1 KB real JSON body has several
+// hundred distinct trigrams (~0.3 ms of database CPU), a 64 KiB high-entropy one ~20 ms. Here the organizations
+// with bodies waiting take turns, in order of id, each turn one statement over at most ROWS_PER_TURN bodies or
+// BYTES_PER_TURN bytes of indexed body, so one organization's big bodies delay only its own search index, by
+// at most its turns. Until a body is searchable, a search tests it one by one (lib/delivery/list-deliveries.ts):
+// a body not yet indexed is found all the same, only slower.
+import type postgres from "postgres";
+import { getSql } from "@/db";
+import { positiveIntegerEnv } from "@/lib/env-number";
+import type { JobSpec } from "@/lib/queue/enqueue";
+
+export interface IndexBodiesSettings {
+  /** INDEX_BODIES_ROWS_PER_TURN (200): the most bodies one organization's turn makes searchable. */
+  rowsPerTurn: number;
+  /** INDEX_BODIES_BYTES_PER_TURN (262,144): a turn stops adding bodies once they hold this many bytes to index (at least one). */
+  bytesPerTurn: number;
+  /** INDEX_BODIES_RUN_MS (2,000): a pass starts no turn after this long (it takes one at least); the next pass goes on after it. */
+  runMs: number;
+}
+
+export function indexBodiesSettings(env: Record<string, string | undefined> = process.env): IndexBodiesSettings {
+  return {
+    rowsPerTurn: positiveIntegerEnv(env.INDEX_BODIES_ROWS_PER_TURN, 200),
+    bytesPerTurn: positiveIntegerEnv(env.INDEX_BODIES_BYTES_PER_TURN, 262_144),
+    runMs: positiveIntegerEnv(env.INDEX_BODIES_RUN_MS, 2_000),
+  };
+}
+
+/** Bodies over this size are never in the trigram index (its predicate); marking them costs no index entry. */
+const INDEXED_BODY_MAX_BYTES = 65_536;
+
+export interface IndexBodiesPass {
+  /** Bodies made searchable. */
+  indexed: number;
+  /** Turns taken (one per organization visited with bodies waiting). */
+  turns: number;
+  /** The last organization served: the next pass starts after it, so every organization gets its turn. */
+  after: string;
+  /** Bodies may still be waiting: the pass ran out of time (or was stopped). */
+  more: boolean;
+}
+
+/**
+ * The organizations with bodies not searchable yet, after `after` in id order, at most `limit`: one probe of
+ * delivery_payloads_unsearchable_idx each (a skip scan), however many bodies each has waiting.
+ */
+const ORGANIZATIONS_WAITING = `
+  with recursive waiting(id) as (
+    (select organization_id from delivery_payloads where not searchable and organization_id > $1 order by organization_id limit 1)
+    union all
+    (select (select organization_id from delivery_payloads where not searchable and organization_id > waiting.id
+             order by organization_id limit 1)
+     from waiting where waiting.id is not null)
+  )
+  select id from waiting where id is not null limit $2`;
+
+/**
+ * One organization's turn: its bodies waiting, up to $2 of them and, in the order met, while those before hold
+ * fewer than $3 bytes to index. Rows another transaction holds (a retention delete) are skipped, not waited for.
+ */
+const TURN = `
+  with waiting as (
+    select delivery_id, case when octet_length(body) <= ${INDEXED_BODY_MAX_BYTES} then octet_length(body) else 0 end as bytes
+    from delivery_payloads where organization_id = $1 and not searchable
+    limit $2 for update skip locked
+  ), taken as (
+    select delivery_id, sum(bytes) over (rows between unbounded preceding and current row) - bytes as bytes_before from waiting
+  )
+  update delivery_payloads p set searchable = true
+  from taken where p.delivery_id = taken.delivery_id and taken.bytes_before < $3`;
+
+export async function indexBodies(options: {
+  sql?: postgres.Sql;
+  after?: string;
+  settings?: IndexBodiesSettings;
+  signal?: AbortSignal;
+} = {}): Promise<IndexBodiesPass> {
+  const sql = options.sql ?? getSql();
+  const settings = options.settings ?? indexBodiesSettings();
+  const deadline = performance.now() + settings.runMs;
+  const pass: IndexBodiesPass = { indexed: 0, turns: 0, after: options.after ?? "", more: false };
+  // A round: every organization after `after`, then (wrapping to the start) every one before it.
+  let indexedThisRound = 0;
+  let wrapped = false;
+  for (;;) {
+    const organizations = await sql.unsafe<{ id: string }[]>(ORGANIZATIONS_WAITING, [pass.after, 100]);
+    if (organizations.length === 0) {
+      // Nothing after the last one served: start again from the first, unless a whole round found nothing.
+      if (pass.after === "" || (wrapped && indexedThisRound === 0)) return pass;
+      pass.after = "";
+      wrapped = true;
+      indexedThisRound = 0;
+      continue;
+    }
+    for (const { id } of organizations) {
+      // At least one turn a pass, so that a chain of passes always moves on through the organizations.
+      if (pass.turns > 0 && (performance.now() >= deadline || options.signal?.aborted)) return { ...pass, more: true };
+      const result = await sql.unsafe(TURN, [id, settings.rowsPerTurn, settings.bytesPerTurn]);
+      pass.indexed += result.count;
+      indexedThisRound += result.count;
+      pass.turns++;
+      pass.after = id;
+    }
+  }
+}
+
+/**
+ * The next pass, keyed so that one waits at a time, starting after `after`. Not retried by graphile-worker:
+ * the every-minute cron run starts the chain again.
+ */
+export function indexBodiesJobSpec(after: string, runAt: Date | null = null): JobSpec {
+  return { identifier: "index-bodies", payload: { after }, job_key: "index-bodies", run_at: runAt?.toISOString() ?? null, max_attempts: 1 };
+}
