@@ -186,8 +186,8 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
             now() - interval '1 day' + g * interval '1 ms', now() - interval '1 day' + g * interval '1 ms'
           from generate_series(${from}::int, ${Math.min(BACKLOG, from + chunk - 1)}::int) g
           returning id, organization_id)
-        insert into delivery_payloads (delivery_id, organization_id, headers, body)
-        select id, organization_id, '{"content-type":"application/json"}', convert_to(${"b".repeat(900)}, 'UTF8') from d`;
+        insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+        select id, organization_id, '{"content-type":"application/json"}', convert_to(${"b".repeat(900)}, 'UTF8'), true from d`;
     }
     // Vacuumed and analyzed now, as autovacuum would soon after such an insert: not inside the phase.
     await bench.unsafe("vacuum analyze deliveries");

@@ -51,7 +51,8 @@ export async function seedSettledDeliveries(
           received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error
         from src
       )
-      insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, headers, body from src`;
+      -- Searchable: old history, long since taken by the body indexer (lib/delivery/index-bodies.ts).
+      insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`;
     const [row] = await sql<{ n: number }[]>`
       with added as (
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code)
