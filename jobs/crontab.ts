@@ -3,7 +3,7 @@
 // rescue-deliveries: every minute, the safety net for deliveries that lost their job (lib/delivery).
 // roll-up-delivery-counters: every minute, keeps the table /api/metrics reads its counters from small (lib/metrics).
 // apply-retention: every minute, a bounded run of the retention sweep (lib/retention).
-// index-bodies: every minute, starts the chain that makes stored bodies searchable (lib/delivery/index-bodies.ts).
+// index-bodies: every minute, restarts the chain of passes that makes stored bodies searchable, if it broke (lib/delivery/index-bodies.ts).
 // vacuum-own-tables: every minute, vacuums and analyses our tables where the server's autovacuum does not (lib/maintenance).
 export const crontab = [
   "* * * * * check-alerts ?max=1",

@@ -1,5 +1,6 @@
 // The worker process (`npm run start:worker`; `npm start` runs it beside the web server).
 import { getSql } from "@/db";
+import { indexBodiesJobSpec } from "@/lib/delivery/index-bodies";
 import { exitSafelyOnUncaughtErrors, guardConsole } from "@/lib/logging/guard-console";
 import { describeOwnVacuum, ownVacuumJobSpec } from "@/lib/maintenance/vacuum-own-tables";
 import { enqueueRaw } from "@/lib/queue/enqueue";
@@ -18,6 +19,8 @@ await runWorker(taskList, {
   // Said once: where autovacuum is off, our tables are ours to vacuum. The first look runs now, not at
   // the next minute, so a fresh database's tables are analysed within seconds of their first traffic.
   onStarted: async () => {
+    // The body indexer's chain of passes starts now too, not at the next minute's cron run.
+    await enqueueRaw(getSql(), [indexBodiesJobSpec("")]);
     const ownVacuum = await describeOwnVacuum();
     if (!ownVacuum) return;
     console.log(`[worker] ${ownVacuum}`);
