@@ -8,7 +8,7 @@
 // a body not yet indexed is found all the same, only slower.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
 import type { JobSpec } from "@/lib/queue/enqueue";
 
 export interface IndexBodiesSettings {
@@ -18,6 +18,12 @@ export interface IndexBodiesSettings {
   bytesPerTurn: number;
   /** INDEX_BODIES_RUN_MS (2,000): a pass starts no turn after this long (it takes one at least); the next pass goes on after it. */
   runMs: number;
+  /**
+   * INDEX_BODIES_BUSY_SHARE (0.5): the most of its time a pass spends in turns; after each it rests for as long
+   * as keeps it to this share. The database's CPU is shared too: a flood of big bodies must not have the
+   * indexer take it from every organization's ingest and deliveries. Searchability waits; custody does not.
+   */
+  busyShare: number;
 }
 
 export function indexBodiesSettings(env: Record<string, string | undefined> = process.env): IndexBodiesSettings {
@@ -25,6 +31,7 @@ export function indexBodiesSettings(env: Record<string, string | undefined> = pr
     rowsPerTurn: positiveIntegerEnv(env.INDEX_BODIES_ROWS_PER_TURN, 200),
     bytesPerTurn: positiveIntegerEnv(env.INDEX_BODIES_BYTES_PER_TURN, 262_144),
     runMs: positiveIntegerEnv(env.INDEX_BODIES_RUN_MS, 2_000),
+    busyShare: Math.min(1, positiveNumberEnv(env.INDEX_BODIES_BUSY_SHARE, 0.5)),
   };
 }
 
@@ -97,13 +104,28 @@ export async function indexBodies(options: {
     for (const { id } of organizations) {
       // At least one turn a pass, so that a chain of passes always moves on through the organizations.
       if (pass.turns > 0 && (performance.now() >= deadline || options.signal?.aborted)) return { ...pass, more: true };
+      const turnStarted = performance.now();
       const result = await sql.unsafe(TURN, [id, settings.rowsPerTurn, settings.bytesPerTurn]);
+      await rest(((performance.now() - turnStarted) * (1 - settings.busyShare)) / settings.busyShare, options.signal);
       pass.indexed += result.count;
       indexedThisRound += result.count;
       pass.turns++;
       pass.after = id;
     }
   }
+}
+
+function rest(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms < 1 || signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /**
