@@ -43,6 +43,8 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
   const hold = budget.hold(endpoint.organizationId);
   try {
     const body = await readBoundedBody(request, Math.min(endpoint.maxBodyBytes, budget.largestBody), hold.add);
+    // A big body counts as several requests against the organization's rate, whatever becomes of it.
+    rateLimiter.chargeBody(endpoint.organizationId, body.length);
     let verified;
     try {
       verified = verifySignature(endpoint.provider, {

@@ -40,7 +40,10 @@ export function ingestLimits(env: NodeJS.ProcessEnv = process.env): IngestLimits
   holder.__inboxIngestLimits = {
     committer: new GroupCommitter(sql, commit),
     budget: new BodyBudget({ totalBytes: positiveIntegerEnv(env.INGEST_BODY_BUDGET_BYTES, 256 * MiB), floorBytes: MiB, retryAfterSeconds: 1 }),
-    rateLimiter: new IngestRateLimiter({ ratePerSecond: rate, burst: positiveNumberEnv(env.ORG_INGEST_BURST, rate * 2) }),
+    rateLimiter: new IngestRateLimiter({
+      ratePerSecond: rate, burst: positiveNumberEnv(env.ORG_INGEST_BURST, rate * 2),
+      bytesPerRequest: positiveIntegerEnv(env.ORG_INGEST_BYTES_PER_REQUEST, 16 * 1024),
+    }),
     refusalPacer: new RefusalPacer({ delayMs: 500, maxPerOrganization: 500, maxTotal: 2_000 }),
   };
   return holder.__inboxIngestLimits;

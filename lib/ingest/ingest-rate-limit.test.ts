@@ -14,6 +14,29 @@ describe("an organization's ingest rate", () => {
     expect([0, 1, 2, 3].map(() => limiter.take("org_a", at + 60_000))).toEqual([0, 0, 0, 1]);
   });
 
+  it("counts a body as one request per bytesPerRequest bytes, so big bodies reach the rate sooner", () => {
+    const limiter = new IngestRateLimiter({ ratePerSecond: 2, burst: 4, bytesPerRequest: 16_384 });
+    expect(limiter.take("org_a", 0)).toBe(0);
+    limiter.chargeBody("org_a", 16_384, 0); // one request's worth: nothing more
+    expect(limiter.take("org_a", 0)).toBe(0);
+    limiter.chargeBody("org_a", 65_536, 0); // four requests' worth: three more, the bucket 2 − 3 = −1
+    expect(limiter.take("org_a", 0)).toBe(1); // 2 tokens short at 2/s: Retry-After 1 s
+    expect(limiter.take("org_a", 999)).toBe(1);
+    expect(limiter.take("org_a", 1_000)).toBe(0);
+    // Another organization's small bodies are counted apart.
+    for (let i = 0; i < 4; i++) {
+      expect(limiter.take("org_b", 0)).toBe(0);
+      limiter.chargeBody("org_b", 1_200, 0);
+    }
+  });
+
+  it("counts every body as one request without bytesPerRequest", () => {
+    const limiter = new IngestRateLimiter({ ratePerSecond: 1, burst: 2 });
+    expect(limiter.take("org_a", 0)).toBe(0);
+    limiter.chargeBody("org_a", 10_000_000, 0);
+    expect(limiter.take("org_a", 0)).toBe(0);
+  });
+
   it("counts each organization apart, so one at its limit leaves the others theirs", () => {
     const limiter = new IngestRateLimiter({ ratePerSecond: 1, burst: 1 });
     expect(limiter.take("org_a", 0)).toBe(0);
