@@ -27,8 +27,9 @@ export async function startNextServer(options: { databaseUrl: string; port?: num
   await ensureNextBuild("test");
   const port = options.port ?? (await freePort());
   const url = `http://localhost:${port}`;
-  const child = spawn(process.execPath, [...profileArgs(), ...nextStartArgs(process.cwd(), String(port))], {
-    env: { ...process.env, ...options.env, DATABASE_URL: options.databaseUrl, APP_URL: options.env?.APP_URL ?? url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+  const env = { ...process.env, ...options.env, DATABASE_URL: options.databaseUrl, APP_URL: options.env?.APP_URL ?? url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
+  const child = spawn(process.execPath, [...profileArgs(), ...nextStartArgs(process.cwd(), String(port), env)], {
+    env,
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -12,7 +12,7 @@ try {
   const { env } = await resolveEnvironment({ allowEmbeddedDatabase: false, log });
   await migrateDatabase(env.DATABASE_URL!);
   await ensureNextBuild("start:web", { env, onlyIfMissing: true });
-  const web = startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!), env);
+  const web = startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!, env), env);
   let stopping = false;
   onTerminationSignal(() => {
     stopping = true;

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   building.clear();
 
   supervised.push(
-    superviseChild({ name: "the web server", log, launch: () => startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!), env) }),
+    superviseChild({ name: "the web server", log, launch: () => startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!, env), env) }),
     superviseChild({
       name: "the worker",
       log,
