@@ -14,6 +14,9 @@ process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 process.env.ORG_INGEST_RATE = "2";
 process.env.ORG_INGEST_BURST = "6";
 process.env.INGEST_BODY_BUDGET_BYTES = String(8 * MiB);
+// Every body counts as one request here (ingest-rate-bytes-http.int.test.ts counts them by size): the budget's
+// megabyte uploads must not use up A's rate.
+process.env.ORG_INGEST_BYTES_PER_REQUEST = String(8 * MiB);
 
 async function swEndpoint(orgName: string, maxBodyBytes = MiB) {
   const org = await createOrganizationFixture(orgName);

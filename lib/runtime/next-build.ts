@@ -62,7 +62,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export function nextStartArgs(root: string, port: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const keepAliveMs = positiveIntegerEnv(env.WEB_KEEP_ALIVE_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS);
   // The peer hook appends the socket peer to x-forwarded-for, which Next does not (lib/http/client-address.ts).
-  return ["--max-semi-space-size=64", "--require", path.join(root, "lib/http/peer-address-hook.cjs"), nextBin(root), "start", "-p", port,
+  // The close hook ends connections answering nothing once the server stops, so the long keep-alive never delays a stop.
+  return ["--max-semi-space-size=64", "--require", path.join(root, "lib/http/peer-address-hook.cjs"),
+    "--require", path.join(root, "lib/http/close-on-shutdown-hook.cjs"), nextBin(root), "start", "-p", port,
     "--keepAliveTimeout", String(keepAliveMs)];
 }
 
