@@ -7,8 +7,12 @@ import type { Ctx } from "@/lib/context";
 import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
 import { positiveIntegerEnv } from "@/lib/env-number";
 
-/** ENDPOINT_PURGE_BATCH_SIZE: deliveries removed per transaction (default 2,000). */
-export const purgeBatchSize = () => positiveIntegerEnv(process.env.ENDPOINT_PURGE_BATCH_SIZE, 1_000);
+/**
+ * ENDPOINT_PURGE_BATCH_SIZE: deliveries removed per transaction (default 500). Each batch's commit writes its
+ * WAL in one burst that other tenants' commits wait behind: at 1,000 a batch, other tenants' ingest p99 during
+ * a 200,000-delivery purge was 85–109 ms on a slow day (delete-endpoint.solo.int.test.ts); at 500, 68 ms.
+ */
+export const purgeBatchSize = () => positiveIntegerEnv(process.env.ENDPOINT_PURGE_BATCH_SIZE, 500);
 const PAUSE_FACTOR = 2;
 const MIN_PAUSE_MS = 200;
 
@@ -26,8 +30,8 @@ function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Promise<nu
 /**
  * Purges batch after batch until none is left (done), the time budget is spent or the signal aborts
  * (not done: the caller queues the rest). Between batches it pauses twice as long as the batch took,
- * and at least 200 ms: at most a third of one database connection's time, and about 5,000 deliveries
- * a second at most; a busy database makes batches slower and so the purge gentler. (At ~16,000 a
+ * and at least 200 ms: at most a third of one database connection's time, and about 2,500 deliveries
+ * a second at most (500 a batch); a busy database makes batches slower and so the purge gentler. (At ~16,000 a
  * second, 2,000 a batch, other tenants' ingest p99 went over 100 ms in 2 of 7 test runs: a burst of
  * deletes, and the WAL they write, stalled every commit for ~230 ms once. At 5,000: 46–49 ms.)
  */
