@@ -2,24 +2,19 @@
 // Every tenant table carries a NOT NULL organization_id.
 import { sql } from "drizzle-orm";
 import {
-  bigint,
   bigserial,
   boolean,
   check,
-  customType,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
-  smallint,
   text,
   timestamp,
-  uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { GenericHmacConfig } from "@/lib/signatures/types";
 
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 const tstz = (name?: string) =>
   (name ? timestamp(name, { withTimezone: true, mode: "date" }) : timestamp({ withTimezone: true, mode: "date" }));
 
@@ -111,193 +106,6 @@ export const endpoints = pgTable(
   (t) => [index().on(t.organizationId, t.createdAt)],
 );
 
-export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-export const deliveries = pgTable(
-  "deliveries",
-  {
-    id: text().primaryKey(),
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    // No foreign key to endpoints: deleting an endpoint removes its row at once and its deliveries (and, by
-    // cascade, their attempts) in bounded batches afterwards (jobs/purge-endpoint-deliveries.ts).
-    endpointId: text().notNull(),
-    externalId: text().notNull(),
-    eventType: text(),
-    status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
-    /** The body's length; the body itself and the headers are in deliveryPayloads. */
-    sizeBytes: integer().notNull(),
-    sourceIp: text(),
-    receivedAt: tstz().notNull().defaultNow(),
-    attemptCount: integer().notNull().default(0),
-    /** Attempts since the last replay (the replay's own included); maxAttempts counts these. */
-    autoAttemptCount: integer().notNull().default(0),
-    lastStatusCode: smallint(),
-    lastError: text(),
-    nextAttemptAt: tstz(),
-    deliveredAt: tstz(),
-    updatedAt: tstz().notNull().defaultNow(),
-    /** While `delivering`: the graphile-worker job making the attempt, and when its claim lapses (lib/delivery). */
-    claimedByJob: text(),
-    leaseExpiresAt: tstz(),
-    /** Set while `pending` without a job: the endpoint is paused or at its concurrency cap (lib/delivery). */
-    parkedAt: tstz(),
-    /**
-     * Since when the delivery has been waiting: its receipt (the insert's now(), as received_at), or its latest
-     * replay. A pending-age alert and the oldest pending age count from it (API.md). Read only while pending or
-     * delivering; never before received_at. Deliveries settled before migration 0016 hold that migration's time.
-     */
-    pendingSince: tstz().notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex().on(t.endpointId, t.externalId),
-    index("deliveries_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),
-    index("deliveries_endpoint_received_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc()),
-    // The backlog of an endpoint, oldest waiting first: its count, the oldest pending age (overview, stats,
-    // metrics, alerts), and, through pending_since >= received_at, its deliveries received in a window.
-    // Built online (db/online-indexes.ts), replacing deliveries_endpoint_open_idx (endpoint_id, received_at).
-    index("deliveries_endpoint_pending_since_idx")
-      .on(t.endpointId, t.pendingSince)
-      .where(sql`status in ('pending', 'delivering')`),
-    // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
-    index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
-    // lib/delivery counts an endpoint's attempts in flight (its concurrency cap) and wakes its parked deliveries.
-    index("deliveries_endpoint_in_flight_idx").on(t.endpointId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
-    // Parked deliveries leave in parked_at order; queries order by it so no other index can serve them.
-    index("deliveries_endpoint_parked_idx").on(t.endpointId, t.parkedAt, t.id).where(sql`parked_at is not null`),
-    // The dashboard's list filters (lib/delivery/list-deliveries.ts), newest first, across an organization's endpoints.
-    index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
-    index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),
-    index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
-    // Search `q`: the external id, ignoring case (built online, db/online-indexes.ts).
-    index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
-    // Search `q`: bodies too big for delivery_payloads_body_trgm_idx.
-    index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
-    // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
-    index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
-    // The retention sweep: an organization's settled deliveries, oldest change first.
-    index("deliveries_org_settled_idx").on(t.organizationId, t.updatedAt).where(sql`status in ('delivered', 'dead')`),
-    // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
-    // adds pg_trgm and the GIN trigram index deliveries_event_type_trgm_idx.
-  ],
-);
-
-/**
- * What a delivery received, apart from its state: written once, in ingest's statement with its delivery, and
- * never updated. Kept out of `deliveries` so that the worker's updates of the small state (claim, finish, park,
- * wake, replay, bury) copy neither headers nor body (only the TOAST pointer of a big body, but a ~1 KB body is
- * inline), and so that the body's trigram index takes one entry per delivery, at ingest, and never another.
- * Removed with its delivery (retention, purges, organization deletion) through the cascade.
- */
-export const deliveryPayloads = pgTable(
-  "delivery_payloads",
-  {
-    deliveryId: text().primaryKey().references(() => deliveries.id, { onDelete: "cascade" }),
-    // No foreign key to organizations: the row goes with its delivery, whose own key already checks it.
-    organizationId: text().notNull(),
-    headers: jsonb().$type<Record<string, string>>().notNull(),
-    body: bytea().notNull(),
-    /**
-     * Whether the body is in the trigram index yet. Ingest stores it false, so that acknowledging a webhook makes
-     * no trigram entry (several hundred per ~1 KB of real JSON: the biggest part of a real webhook's database
-     * cost), and one organization's big bodies never lengthen the statement other organizations' requests share.
-     * lib/delivery/index-bodies.ts sets it, an organization at a time, in bounded turns. Set only, never cleared.
-     */
-    searchable: boolean().notNull().default(false),
-  },
-  // Search `q` in bodies (lib/delivery/list-deliveries.ts): delivery_payloads_body_searchable_trgm_idx, a GIN
-  // trigram index on encode(body, 'escape') of the searchable bodies up to 64 KiB, and
-  // delivery_payloads_unsearchable_idx (organization_id) where not searchable, for the ones not in it yet; both
-  // built online (db/online-indexes.ts; not declared here: drizzle-kit cannot write the operator class on an
-  // expression, nor build an index concurrently).
-);
-
-export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead"] as const;
-
-/**
- * What /api/metrics counts, recorded when it happens by triggers on deliveries
- * (db/migrations/0004_search_trigram_and_counter_triggers.sql): deliveries stored (one row per endpoint per
- * insert statement), and each time a delivery becomes delivered or dead (a replay does not take it back).
- * Append-only, no index: lib/metrics folds it into deliveryCounters every minute.
- */
-export const deliveryCounterEvents = pgTable("delivery_counter_events", {
-  endpointId: text().notNull(),
-  organizationId: text().notNull(),
-  event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
-  /** delivered/dead: the delivery's attempt_count then; received: 0. */
-  attempts: integer().notNull(),
-  count: integer().notNull(),
-});
-
-/** deliveryCounterEvents summed per endpoint, event and attempt count. */
-export const deliveryCounters = pgTable(
-  "delivery_counters",
-  {
-    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
-    attempts: integer().notNull(),
-    count: bigint({ mode: "number" }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.endpointId, t.event, t.attempts] })],
-);
-
-export const attempts = pgTable(
-  "attempts",
-  {
-    id: bigserial({ mode: "number" }).primaryKey(),
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    deliveryId: text().notNull().references(() => deliveries.id, { onDelete: "cascade" }),
-    number: integer().notNull(),
-    trigger: text({ enum: ["auto", "replay"] }).notNull(),
-    startedAt: tstz().notNull(),
-    durationMs: integer(),
-    statusCode: smallint(),
-    responseBody: text(),
-    error: text(),
-  },
-  // One row per attempt number: a finish run twice (a lost COMMIT reply) cannot record it twice.
-  (t) => [uniqueIndex().on(t.deliveryId, t.number)],
-);
-
-/**
- * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/endpoint-slots.ts): a
- * counter, because counting `delivering` rows walks every recently finished one. Split in shards
- * (by the claiming job) so that the attempts of one busy endpoint do not all queue on one row;
- * small rows, no index to update, so their updates are HOT.
- */
-export const endpointSlots = pgTable(
-  "endpoint_slots",
-  {
-    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
-    shard: smallint().notNull(),
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    inFlight: integer().notNull().default(0),
-  },
-  // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its endpoints' rows
-  // summed, found through the endpoints: an index on organization_id would fill with entries of
-  // these rows' non-HOT updates (lib/delivery/endpoint-slots.ts orgInFlightSql).
-  (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
-);
-
-/**
- * Endpoints with deliveries parked because their organization was at its cap of attempts in flight
- * (lib/delivery/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
- * not at every endpoint of the organization. Rows are added by parking and removed only by the
- * per-minute rescue sweep once nothing is parked there (a park racing that removal is caught by the
- * same sweep's wake-ups a minute later at worst).
- */
-export const orgWaitingEndpoints = pgTable(
-  "org_waiting_endpoints",
-  {
-    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    // No foreign key: a claim that parks must not fail on an endpoint deleted meanwhile; the sweep removes such rows.
-    endpointId: text().notNull(),
-    since: tstz().notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.endpointId] })],
-);
-
 /** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
 export const rejectedRequests = pgTable(
   "rejected_requests",
@@ -325,5 +133,6 @@ export const workerHeartbeats = pgTable("worker_heartbeats", {
 
 export * from "./schema/alerts";
 export * from "./schema/auth";
+export * from "./schema/deliveries";
 export * from "./schema/quarantine";
 export * from "./schema/teams";
