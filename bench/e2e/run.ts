@@ -7,7 +7,10 @@
 // sockets; the send time travels in a header the relay passes on), and CPU per webhook
 // of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
 // the same for paused endpoints, with the worker running and stopped (ingest gives a paused
-// endpoint's deliveries no job; one queued before the pause is parked by its claim).
+// endpoint's deliveries no job; one queued before the pause is parked by its claim). With the worker stopped
+// nobody makes those bodies searchable (lib/delivery/index-bodies.ts); that work is owed, not saved, so the bench
+// then does it itself, measured apart, for a like-for-like figure. Each phase also prints the WAL it wrote per
+// webhook and the checkpoints it saw (server-wide: other databases' writes count there too).
 // Prints its figures; asserts nothing.
 //   npm run bench:e2e [-- --rates 500,1000 --seconds 10]
 //   options (or env): --rates (BENCH_RATES, default 500,1000,1500,2000 webhooks/s), --seconds (BENCH_SECONDS, 20 per rate),
@@ -20,6 +23,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { indexBodies, indexBodiesSettings } from "@/lib/delivery/index-bodies";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { BENCH_APPLICATION_NAME, CpuMeter, type CpuUse } from "../support/cpu";
@@ -49,6 +53,9 @@ if (option("port", "")) process.env.BENCH_PORT = option("port", "");
 const TARGET = { rate: 1_500, ingestP99Ms: 100, sendToDestinationP99Ms: 250, lastDeliveryAfterEndS: 5, databaseMicrosPerWebhook: 400 };
 
 interface Target { url: string; secret: string }
+interface WalUse { bytes: number; checkpoints: number }
+/** The indexing a phase with the worker stopped left undone, done afterwards. */
+interface Owed { cpu: CpuUse; wal: WalUse; webhooks: number }
 type Loaded = OpenLoopResult & { cpuSeconds: number };
 type WaitFor = "delivered" | "parked" | "answered";
 
@@ -58,6 +65,8 @@ interface Phase {
   load: Loaded;
   cpu: CpuUse;
   delivered: number;
+  /** WAL bytes the server wrote over the phase, and checkpoints it began (both server-wide). */
+  wal: WalUse;
   /** Seconds from the last request's due time to the last acknowledged delivery's arrival. */
   lastDeliveryAfterEnd: number | null;
   sendToDestination: { p50: number; p99: number; max: number };
@@ -117,8 +126,18 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
 
     const bodiesWaiting = async () => (await watch`select exists (select 1 from delivery_payloads where not searchable) as left`)[0]!.left as boolean;
 
+    const walMark = async () => (await watch`
+      select pg_current_wal_lsn()::text as lsn, (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)::int as checkpoints`)[0]! as { lsn: string; checkpoints: number };
+    const walSince = async (mark: { lsn: string; checkpoints: number }): Promise<WalUse> => {
+      const [now] = await watch`
+        select pg_wal_lsn_diff(pg_current_wal_lsn(), ${mark.lsn}::pg_lsn)::float8 as bytes,
+               (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)::int - ${mark.checkpoints}::int as checkpoints`;
+      return { bytes: now!.bytes as number, checkpoints: now!.checkpoints as number };
+    };
+
     const measure = async (label: string, rate: number, seconds: number, waitFor: WaitFor): Promise<Phase> => {
       const load = await startLoad({ targets, rate, seconds, tag: `e2e_${label.replace(/\W+/g, "_")}` });
+      const walAtStart = await walMark();
       const meter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
       const statements = new ActiveQuerySampler(database).start();
       const sampling = setInterval(() => void meter.sample().catch(() => {}), 500);
@@ -138,8 +157,9 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
         // The worker's body indexer (lib/delivery/index-bodies.ts) is part of what a webhook costs: its share is in the phase.
         if (waitFor !== "answered") await until("every body searchable", async () => !(await bodiesWaiting()), drainMs, 100);
         const cpu = await meter.stop();
+        const wal = await walSince(walAtStart);
         printBusiestStatements(label, statements.stop());
-        return { label, rate, load: loaded, cpu, ...arrivalsOf(loaded, destination) };
+        return { label, rate, load: loaded, cpu, wal, ...arrivalsOf(loaded, destination) };
       } finally {
         clearInterval(sampling);
       }
@@ -164,13 +184,21 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
     }
 
     const paused: Phase[] = [];
+    let owed: Owed | null = null;
     if (PAUSED_RATE > 0) {
       for (const endpoint of endpoints) await updateEndpoint({ ctx: endpoint.ctx, input: { id: endpoint.id, changes: { paused: true } } });
       paused.push(await measure("paused, worker running", PAUSED_RATE, SECONDS, "parked"));
       await stopWorker(product.worker);
-      paused.push(await measure("paused, worker stopped", PAUSED_RATE, SECONDS, "answered"));
+      const stopped = await measure("paused, worker stopped", PAUSED_RATE, SECONDS, "answered");
+      paused.push(stopped);
+      // What the stopped worker left owed: the same bodies made searchable, by the product's own code, here.
+      const walAtStart = await walMark();
+      const meter = await new CpuMeter({ database }).start();
+      const settings = { ...indexBodiesSettings(), busyShare: 1 };
+      for (let after = ""; await bodiesWaiting(); ) after = (await indexBodies({ after, settings })).after;
+      owed = { cpu: await meter.stop(), wal: await walSince(walAtStart), webhooks: stopped.load.ok };
     }
-    report(phases, paused, idle, destination);
+    report(phases, paused, owed, idle, destination);
   } finally {
     await watch.end();
   }
@@ -200,7 +228,7 @@ const settingsNote = () => {
   return set.length ? `at its default except ${set.map((name) => `${name}=${process.env[name]}`).join(", ")}` : "at its default";
 };
 
-function report(phases: Phase[], paused: Phase[], idle: CpuUse, destination: BenchDestination) {
+function report(phases: Phase[], paused: Phase[], owed: Owed | null, idle: CpuUse, destination: BenchDestination) {
   console.log(`\n| offered /s | achieved /s | ingest p50 / p99 ms | not 200 | delivered / acknowledged | last delivery after the end | send→destination p50 / p99 ms | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |`);
   console.log("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
   for (const p of phases) {
@@ -210,17 +238,18 @@ function report(phases: Phase[], paused: Phase[], idle: CpuUse, destination: Ben
   console.log(`(deliveries that arrived twice over the whole run: ${destination.repeats()})`);
 
   console.log("\nCPU cores in use on average over each phase (sending, then until the last delivery settled):");
-  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms; socket wait p99 ms) | bench (destination) | everything else | machine busy | CPU pressure |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  const cpuRow = (label: string, c: CpuUse, load?: Loaded) => {
+  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms; socket wait p99 ms) | bench (destination) | everything else | machine busy | CPU pressure | WAL KB per webhook (checkpoints) |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  const cpuRow = (label: string, c: CpuUse, load?: Loaded, wal?: WalUse) => {
     const cores = (x: number) => (x / c.seconds).toFixed(2);
     const generator = load ? `${cores(load.cpuSeconds)} (${ms(load.lateness.p99)}; ${ms(load.socketWait.p99)})` : "—";
     const ours = c.processes.web! + c.processes.worker! + (load?.cpuSeconds ?? 0) + c.database + c.bench;
     const pressure = c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`;
-    console.log(`| ${label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${generator} | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${pressure} |`);
+    const walPerWebhook = wal && load ? `${(wal.bytes / 1024 / Math.max(1, load.ok)).toFixed(1)} (${wal.checkpoints})` : "—";
+    console.log(`| ${label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${generator} | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${pressure} | ${walPerWebhook} |`);
   };
   cpuRow("idle (nothing sent)", idle);
-  for (const p of [...phases, ...paused]) cpuRow(p.label, p.cpu, p.load);
+  for (const p of [...phases, ...paused]) cpuRow(p.label, p.cpu, p.load, p.wal);
 
   if (paused.length) {
     console.log("\nPaused endpoints (stored, not delivered):");
@@ -228,6 +257,19 @@ function report(phases: Phase[], paused: Phase[], idle: CpuUse, destination: Ben
     console.log("| --- | ---: | ---: | ---: | --- | ---: | ---: |");
     for (const p of paused) {
       console.log(`| ${p.label.replace("paused, worker ", "")} | ${p.rate} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${failures(p.load)} | ${micros(p.cpu.database, p).toFixed(0)} | ${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} |`);
+    }
+    const [running, stopped] = paused;
+    if (running && stopped) {
+      const perWebhook = (cpuSeconds: number, webhooks: number) => (cpuSeconds * 1e6) / Math.max(1, webhooks);
+      const runningMicros = micros(running.cpu.database, running);
+      const stoppedMicros = micros(stopped.cpu.database, stopped);
+      console.log(`PostgreSQL per webhook, worker running ÷ stopped: ${(runningMicros / stoppedMicros).toFixed(2)}× (target ≤ 1.5×)`);
+      if (owed) {
+        const owedMicros = perWebhook(owed.cpu.database, owed.webhooks);
+        console.log(`The stopped phase's bodies made searchable afterwards (the work a running worker does in its phase): ${owedMicros.toFixed(0)} µs per webhook, ` +
+          `WAL ${(owed.wal.bytes / 1024 / Math.max(1, owed.webhooks)).toFixed(1)} KB per webhook (${owed.wal.checkpoints} checkpoints), ${owed.cpu.seconds.toFixed(1)} s; ` +
+          `running ÷ (stopped + that): ${(runningMicros / (stoppedMicros + owedMicros)).toFixed(2)}×`);
+      }
     }
   }
 
