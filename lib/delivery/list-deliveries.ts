@@ -79,7 +79,8 @@ function indexedSearchWhere(organizationId: string, q: string): SQL {
            and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}
          union all
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and not ${deliveryPayloads.searchable} and ${bodyContains(q, payloadBody)}))
+         where ${deliveryPayloads.organizationId} = ${organizationId} and not ${deliveryPayloads.searchable}
+           and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyContains(q, payloadBody)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
         and exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id} and ${bodyContains(q, payloadBody)})))`;
 }
