@@ -1,5 +1,5 @@
 // A sign-in storm against a running web server (issue #12 point 1), shared by the functional test
-// (lib/auth/sign-in-storm.int.test.ts) and the benchmark that measures what it does to ingest
+// (lib/auth/sign-in-storm.solo.int.test.ts) and the benchmark that measures what it does to ingest
 // (bench/sign-in-storm/run.ts): a steady signed-ingest sender and a separate attackers' process.
 import { spawn } from "node:child_process";
 import { standardWebhooksHeaders } from "@/test/ingest-requests";

@@ -2,7 +2,8 @@
 // (right and wrong passwords, many accounts, each from its own address so the per-address limit does
 // not simply stop them) reach the real server over 3 s while another organization sends signed
 // webhooks. What the storm does to ingest latency is measured by bench/sign-in-storm (figures in the
-// README), not asserted here.
+// README), not asserted here. A solo file (test/run-all.ts): how many sign-ins are in flight at once
+// depends on how fast the server answers, and another file's load beside it pushed that past 150.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { useTestDatabase } from "@/test/db";
