@@ -1,0 +1,239 @@
+// Issue #15 point 2, the dashboard half: every server action, called in an owner's, an admin's and a
+// viewer's session, is allowed or refused, and a refusal changes nothing (the organization's rows compared
+// before and after). Table-driven: a new action is one line in ACTIONS; the coverage check at the end
+// fails while an actions.ts export is missing from it. REST routes: role-matrix-rest.int.test.ts.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { getSql } from "@/db";
+import { can, type Permission, type Role } from "@/lib/access/roles";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { inviteMember } from "@/lib/invitations/invite-member";
+import { actionOutcome, asSession, formOf, memberWithSession } from "@/test/dashboard-session";
+import { useTestDatabase } from "@/test/db";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { delivery, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
+
+vi.mock("next/headers", async () => (await import("@/test/dashboard-session")).nextHeadersModule);
+vi.mock("next/cache", async () => (await import("@/test/dashboard-session")).nextCacheModule);
+vi.mock("@/lib/auth/auth", async () => (await import("@/test/dashboard-session")).authModule);
+
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+useTestDatabase();
+useRoleMatrixWorld();
+
+const action = async <M,>(load: () => Promise<M>) => load();
+
+interface ActionCase {
+  /** "<file under app/(dashboard)>#<export>". */
+  action: string;
+  /** null: any signed-in member may (their own account, their own organizations). */
+  permission: Permission | null;
+  /** Calls the action for `role`; returns the organization whose state a refusal must leave alone. */
+  call: (role: Role) => Promise<{ run: () => Promise<unknown>; organizationId: string; sessionId: string }>;
+}
+
+const inWorld = (role: Role, run: () => Promise<unknown>) => ({ run, organizationId: world().organizationId, sessionId: world().sessions[role] });
+
+const ACTIONS: ActionCase[] = [
+  {
+    action: "api-keys/actions.ts#createApiKeyAction", permission: "change",
+    call: async (role) => {
+      const { createApiKeyAction } = await action(() => import("@/app/(dashboard)/api-keys/actions"));
+      return inWorld(role, () => createApiKeyAction({}, formOf({ name: "made", role: "viewer" })));
+    },
+  },
+  {
+    action: "api-keys/actions.ts#revokeApiKeyAction", permission: "change",
+    call: async (role) => {
+      const { revokeApiKeyAction } = await action(() => import("@/app/(dashboard)/api-keys/actions"));
+      const { id } = await createApiKey({ ctx: world().ctx, input: { name: "to revoke" } });
+      return inWorld(role, () => revokeApiKeyAction({}, formOf({ id })));
+    },
+  },
+  {
+    action: "deliveries/actions.ts#bulkDeliveriesAction", permission: "change",
+    call: async (role) => {
+      const { bulkDeliveriesAction } = await action(() => import("@/app/(dashboard)/deliveries/actions"));
+      const { endpointId } = await delivery("dead");
+      return inWorld(role, () => bulkDeliveriesAction({}, formOf({ intent: "replay:confirm", endpointId })));
+    },
+  },
+  {
+    action: "deliveries/[id]/actions.ts#deliveryAction", permission: "change",
+    call: async (role) => {
+      const { deliveryAction } = await action(() => import("@/app/(dashboard)/deliveries/[id]/actions"));
+      const { id } = await delivery("pending");
+      return inWorld(role, () => deliveryAction({}, formOf({ id, intent: "bury" })));
+    },
+  },
+  {
+    action: "endpoints/actions.ts#createEndpointAction", permission: "change",
+    call: async (role) => {
+      const { createEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/actions"));
+      return inWorld(role, () => createEndpointAction({}, formOf({ name: "Made", provider: "none", destinationUrl: "http://127.0.0.1:9/hook" })));
+    },
+  },
+  {
+    action: "endpoints/[id]/actions.ts#updateEndpointAction", permission: "change",
+    call: async (role) => {
+      const { updateEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
+      const { id } = await endpoint();
+      return inWorld(role, () => updateEndpointAction({}, formOf({ id, name: "Renamed", maxAttempts: "3" })));
+    },
+  },
+  {
+    action: "endpoints/[id]/actions.ts#setPausedAction", permission: "change",
+    call: async (role) => {
+      const { setPausedAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
+      const { id } = await endpoint();
+      return inWorld(role, () => setPausedAction(formOf({ id, paused: "true" })));
+    },
+  },
+  {
+    action: "endpoints/[id]/actions.ts#deleteEndpointAction", permission: "change",
+    call: async (role) => {
+      const { deleteEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
+      const { id, name } = await endpoint();
+      return inWorld(role, () => deleteEndpointAction({}, formOf({ id, confirmName: name })));
+    },
+  },
+  {
+    action: "endpoints/[id]/quarantine-actions.ts#reverifyQuarantineAction", permission: "change",
+    call: async (role) => {
+      const { reverifyQuarantineAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/quarantine-actions"));
+      const { id } = await endpoint();
+      return inWorld(role, () => reverifyQuarantineAction({}, formOf({ id, intent: "confirm" })));
+    },
+  },
+  {
+    action: "endpoints/[id]/secret-actions.ts#rotateSecretAction", permission: "change",
+    call: async (role) => {
+      const { rotateSecretAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/secret-actions"));
+      const { id } = await endpoint();
+      return inWorld(role, () => rotateSecretAction({}, formOf({ id })));
+    },
+  },
+  {
+    action: "settings/actions.ts#updateOrganizationAction", permission: "change",
+    call: async (role) => {
+      const { updateOrganizationAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
+      return inWorld(role, () => updateOrganizationAction({}, formOf({ name: "Matrix", retentionDays: "11" })));
+    },
+  },
+  {
+    // Each call deletes an organization of its own, with the three roles as members.
+    action: "settings/actions.ts#deleteOrganizationAction", permission: "delete_organization",
+    call: async (role) => {
+      const { deleteOrganizationAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
+      const doomed = await createOrganizationFixture("Doomed");
+      const member = role === "owner" ? { sessionId: await (await import("@/lib/auth/sessions/start-session")).startSession({ userId: doomed.userId, organizationId: doomed.organizationId }) } : await memberWithSession(doomed.organizationId, role);
+      return { run: () => deleteOrganizationAction({}, formOf({ confirmName: "Doomed" })), organizationId: doomed.organizationId, sessionId: member.sessionId };
+    },
+  },
+  {
+    // Anyone's own account: a member of each role changes their own password (their own user, made for the call).
+    action: "account/actions.ts#changePasswordAction", permission: null,
+    call: async (role) => {
+      const { changePasswordAction } = await action(() => import("@/app/(dashboard)/account/actions"));
+      const member = await memberWithSession(world().organizationId, role);
+      return { run: () => changePasswordAction({}, formOf({ currentPassword: "a-long-test-password", newPassword: "another-long-password" })), organizationId: world().organizationId, sessionId: member.sessionId };
+    },
+  },
+  {
+    action: "organizations/actions.ts#createOrganizationAction", permission: null,
+    call: async (role) => {
+      const { createOrganizationAction } = await action(() => import("@/app/(dashboard)/organizations/actions"));
+      const member = await memberWithSession(world().organizationId, role);
+      return { run: () => createOrganizationAction({}, formOf({ name: `${role}'s second` })), organizationId: world().organizationId, sessionId: member.sessionId };
+    },
+  },
+  {
+    action: "organizations/actions.ts#switchOrganizationAction", permission: null,
+    call: async (role) => {
+      const { switchOrganizationAction } = await action(() => import("@/app/(dashboard)/organizations/actions"));
+      const member = await memberWithSession(world().organizationId, role);
+      return { run: () => switchOrganizationAction(formOf({ organizationId: member.ownOrganizationId })), organizationId: world().organizationId, sessionId: member.sessionId };
+    },
+  },
+  {
+    action: "members/actions.ts#inviteMemberAction", permission: "manage_members",
+    call: async (role) => {
+      const { inviteMemberAction } = await action(() => import("@/app/(dashboard)/members/actions"));
+      return inWorld(role, () => inviteMemberAction({}, formOf({ email: newEmail(), role: "viewer" })));
+    },
+  },
+  {
+    action: "members/actions.ts#withdrawInvitationAction", permission: "manage_members",
+    call: async (role) => {
+      const { withdrawInvitationAction } = await action(() => import("@/app/(dashboard)/members/actions"));
+      const { id } = await inviteMember({ ctx: world().ctx, input: { email: newEmail(), role: "viewer" } });
+      return inWorld(role, () => withdrawInvitationAction({}, formOf({ id })));
+    },
+  },
+  {
+    action: "members/actions.ts#changeMemberRoleAction", permission: "manage_members",
+    call: async (role) => {
+      const { changeMemberRoleAction } = await action(() => import("@/app/(dashboard)/members/actions"));
+      const { userId } = await memberWithSession(world().organizationId, "viewer");
+      return inWorld(role, () => changeMemberRoleAction({}, formOf({ userId, role: "admin" })));
+    },
+  },
+  {
+    action: "members/actions.ts#removeMemberAction", permission: "manage_members",
+    call: async (role) => {
+      const { removeMemberAction } = await action(() => import("@/app/(dashboard)/members/actions"));
+      const { userId } = await memberWithSession(world().organizationId, "viewer");
+      return inWorld(role, () => removeMemberAction({}, formOf({ userId })));
+    },
+  },
+];
+
+describe("server actions: each role's session is allowed or refused, and a refusal changes nothing", () => {
+  for (const testCase of ACTIONS) {
+    for (const role of ROLES) {
+      const allowed = testCase.permission === null || can({ type: "user", userId: "usr", role }, testCase.permission);
+      it(`${testCase.action} as ${role}: ${allowed ? "allowed" : "refused"}`, async () => {
+        const { run, organizationId, sessionId } = await testCase.call(role);
+        const before = await organizationState(organizationId);
+        const outcome = await asSession(sessionId, () => actionOutcome(run));
+        if (allowed) {
+          expect(outcome).toBe("allowed");
+        } else {
+          expect(outcome).toBe("forbidden");
+          expect(await organizationState(organizationId)).toEqual(before);
+        }
+      });
+    }
+  }
+
+  it("an admin may not create an owner key, an owner may; a viewer sees the refusal and no key is made", async () => {
+    const { createApiKeyAction } = await import("@/app/(dashboard)/api-keys/actions");
+    const before = await organizationState(world().organizationId);
+    const refused = await asSession(world().sessions.admin, () => createApiKeyAction({}, formOf({ name: "escalate", role: "owner" })));
+    expect(refused.error).toMatch(/only an owner may create an owner key/);
+    expect(await organizationState(world().organizationId)).toEqual(before);
+    const made = await asSession(world().sessions.owner, () => createApiKeyAction({}, formOf({ name: "owner's", role: "owner" })));
+    expect(made.ok).toBe(true);
+    const [row] = await getSql()`select role, created_by_user_id from api_keys where id = ${made.id!}`;
+    expect(row).toEqual({ role: "owner", created_by_user_id: world().users.owner.userId });
+  });
+});
+
+const APP = path.resolve("app");
+
+function actionFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? actionFiles(full) : /actions\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe("the table covers every action", () => {
+  it("lists every exported function of every dashboard actions file", () => {
+    const dashboard = path.join(APP, "(dashboard)");
+    const expected = actionFiles(dashboard).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/export async function (\w+)/g)].map((m) => `${path.relative(dashboard, file).split(path.sep).join("/")}#${m[1]}`));
+    expect(new Set(ACTIONS.map((c) => c.action))).toEqual(new Set(expected));
+  });
+});
