@@ -11,6 +11,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on 2 cores is one file at a time; the files mostly wait on PostgreSQL and local
+    // servers. Whole suite (133 files) measured here: 168 s with 3, against ~550 s with the default.
+    maxWorkers: 3,
     // In-process route calls carry X-Forwarded-For as the web server's peer hook leaves it
     // (lib/http/peer-address-hook.cjs): its last entry stands for the socket peer.
     env: { INBOX_PEER_ADDRESS_APPENDED: "1" },
