@@ -1,8 +1,8 @@
-// `npm test`: vitest (unit + integration), the fault suites (test/faults, each on its own PostgreSQL),
-// then Playwright, then one line of totals:
+// `npm test`: vitest (unit + integration), then the fault suites (test/faults, each on its own PostgreSQL)
+// beside Playwright, then one line of totals:
 // `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { onTerminationSignal } from "@/lib/runtime/child-processes";
@@ -20,14 +20,22 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), "inbox-test-run-"));
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
 /** Each failure in one line, printed again just above the totals so the tail of a CI log names them. */
 const failures: string[] = [];
-let current: ChildProcess | undefined;
+const running = new Set<ChildProcess>();
 let embedded: EmbeddedServer | undefined;
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs a command to the end; its output goes to ours, or to `logFile` (a suite running beside another). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, logFile?: string): Promise<number> {
   return new Promise((resolve) => {
-    current = spawn(command, args, { env, stdio: "inherit" });
-    current.on("error", () => resolve(1));
-    current.on("exit", (code) => resolve(code ?? 1));
+    const log = logFile ? openSync(logFile, "w") : undefined;
+    const child = spawn(command, args, { env, stdio: log === undefined ? "inherit" : ["ignore", log, log] });
+    running.add(child);
+    const done = (code: number) => {
+      running.delete(child);
+      if (log !== undefined) closeSync(log);
+      resolve(code);
+    };
+    child.on("error", () => done(1));
+    child.on("exit", (code) => done(code ?? 1));
   });
 }
 
@@ -56,15 +64,18 @@ function suiteCrashed(name: string, why: string) {
  */
 const SOLO = ".solo.int.test.ts";
 
-async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string) {
+async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string, { besideAnother = false } = {}) {
   const started = Date.now();
   const report = path.join(tmp, `${name}.json`);
+  const logFile = besideAnother ? path.join(tmp, `${name}.log`) : undefined;
   const failedBefore = totals.failed;
   const code = await run(
     "npx",
     ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${report}`, ...args],
     env,
+    logFile,
   );
+  if (logFile) process.stdout.write(`[test] ${name}'s output:\n${readFileSync(logFile, "utf8")}`);
   const json = readJson(report);
   if (!json) return suiteCrashed(name, `exit code ${code}, no report`);
   totals.passed += json.numPassedTests;
@@ -124,7 +135,7 @@ async function main(): Promise<number> {
     env.DATABASE_URL = embedded.adminUrl;
   }
   onTerminationSignal(async (signal) => {
-    current?.kill(signal);
+    for (const child of running) child.kill(signal);
     await cleanUp();
     process.exit(130);
   });
@@ -133,7 +144,7 @@ async function main(): Promise<number> {
   let built = vitestArgs.length === 0;
   if (built) {
     try {
-      await ensureNextBuild("test", { env, onChild: (child) => (current = child) });
+      await ensureNextBuild("test", { env, onChild: (child) => running.add(child) });
     } catch (error) {
       built = false;
       suiteCrashed("next build", String(error));
@@ -144,12 +155,13 @@ async function main(): Promise<number> {
     await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
     await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
     // `*.fault.test.ts`: each file starts its own PostgreSQL and `npm start` and breaks something
-    // (kills, outages); they need no DATABASE_URL and run side by side (mostly waiting), ~3-4 min.
-    await runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults");
-  }
-  if (vitestArgs.length === 0 && existsSync("playwright.config.ts")) {
-    if (built) await runPlaywright(env);
-    else console.error("[test] Playwright skipped: the Next.js build failed");
+    // (kills, outages); they need no DATABASE_URL and are mostly waiting (~3 min), so they run beside
+    // Playwright, their output kept apart and printed when they end.
+    const faults = runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true });
+    const playwright = existsSync("playwright.config.ts");
+    if (playwright && built) await runPlaywright(env);
+    else if (playwright) console.error("[test] Playwright skipped: the Next.js build failed");
+    await faults;
   }
   await cleanUp();
   if (failures.length > 0) console.log(`[test] failed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
