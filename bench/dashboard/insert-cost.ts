@@ -125,7 +125,7 @@ async function prepare(adminUrl: string, name: string, last: number) {
   const seeder = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await seeder.unsafe("set session_replication_role = replica");
-    await seedDeliveries(seeder, tenants.flatMap((t) => t.endpoints), PRESEED, () => {});
+    await seedDeliveries([seeder], tenants.flatMap((t) => t.endpoints), PRESEED, () => {});
     await seeder.unsafe("reset session_replication_role");
     await seeder.unsafe("vacuum (analyze) deliveries");
   } finally {

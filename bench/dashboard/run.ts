@@ -5,6 +5,7 @@
 //   npm run bench:dashboard
 //   BENCH_ROWS=n          deliveries to seed (default 1,000,000)
 //   BENCH_RUNS=n          timed runs per query (default 50)
+//   BENCH_SEED_CONNECTIONS=n  connections loading the seed at once (default 2)
 //   BENCH_DATABASE=name   use (and keep) this database; seeded only when it has no deliveries yet
 import { randomBytes } from "node:crypto";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -23,6 +24,7 @@ import { createTenants, type BenchTenant } from "./tenants";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const LOADERS = Number(process.env.BENCH_SEED_CONNECTIONS ?? 2);
 const PAGE = 50; // the deliveries page's size (app/(dashboard)/deliveries/page.tsx)
 const TARGET_P95_MS = 150;
 
@@ -162,19 +164,19 @@ async function main() {
     if (seeded === 0) {
       tenants = await createTenants();
       const started = Date.now();
-      const seeder = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+      const loaders = Array.from({ length: LOADERS }, () => postgres(databaseUrl, { max: 1, onnotice: () => {} }));
       try {
         // Triggers and foreign-key checks off for the load (superuser); the metrics counters are then
         // backfilled from the deliveries, the way the migration counts deliveries stored before it.
-        await seeder.unsafe("set session_replication_role = replica");
-        await seedDeliveries(seeder, tenants.flatMap((t) => t.endpoints), ROWS, log);
-        await seeder.unsafe(`insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
+        for (const loader of loaders) await loader.unsafe("set session_replication_role = replica");
+        await seedDeliveries(loaders, tenants.flatMap((t) => t.endpoints), ROWS, log);
+        await loaders[0]!.unsafe(`insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
           select endpoint_id, organization_id, 'received', 0, count(*) from deliveries group by 1, 2
           union all
           select endpoint_id, organization_id, status, attempt_count, count(*) from deliveries
           where status in ('delivered', 'dead') group by 1, 2, 3, 4`);
       } finally {
-        await seeder.end();
+        await Promise.all(loaders.map((loader) => loader.end()));
       }
       // A table in service has been vacuumed and analyzed by autovacuum; a freshly loaded one has not.
       await raw.unsafe("vacuum (analyze)");
