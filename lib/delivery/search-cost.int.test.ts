@@ -1,0 +1,49 @@
+// What one organization's search reads: bodies of its own deliveries, one by one or through the indexes, never
+// a scan of every organization's payloads. The planner may otherwise answer the walk's per-row body test with a
+// "hashed SubPlan" (one pass over the whole table, then a hash probe per row): bench/dashboard saw it on 300,000
+// deliveries, ~1 s a search, paid by the other tenants' shared database.
+import { beforeAll, expect, it } from "vitest";
+import { getDb, getSql } from "@/db";
+import { createCtx, withTransaction } from "@/lib/context";
+import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { useTestDatabase } from "@/test/db";
+import { createOrganizationFixture } from "@/test/fixtures";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+let searcher: Awaited<ReturnType<typeof createOrganizationFixture>>;
+
+beforeAll(async () => {
+  searcher = await createOrganizationFixture();
+  const neighbour = await createOrganizationFixture("Neighbour");
+  const sql = getSql();
+  // Each organization's history: ~1 KB bodies; the searcher's hold the word in 1 of 100, the neighbour's never.
+  const history = (organizationId: string, prefix: string, count: number, word: string) => sql`
+    with src as materialized (
+      select 'dlv_' || ${prefix} || lpad(g::text, 24, '0') as id, now() - g * interval '1 second' as received_at,
+             convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
+      from generate_series(1, ${count}::int) g)
+    , stored as (
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
+      select id, ${organizationId}, 'ep_' || ${prefix}, id, 'delivered', octet_length(body), received_at, received_at from src)
+    insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+    select id, ${organizationId}, '{}', body, true from src`;
+  await history(searcher.organizationId, "s", 3000, "needle");
+  await history(neighbour.organizationId, "n", 20000, "");
+  await sql`analyze deliveries`;
+  await sql`analyze delivery_payloads`;
+});
+
+it("a search reads no other organization's payloads: no scan of delivery_payloads", async () => {
+  const ctx = createCtx(searcher.organizationId, { type: "system" }, getDb());
+  const { page, seqScans } = await withTransaction(ctx, async (tx) => {
+    const page = await listDeliveries({ ctx: tx, input: { q: "needle", limit: 20 } });
+    // This transaction's own counts, not yet flushed to pg_stat_user_tables.
+    const [row] = await tx.db.execute<{ seq_scan: string }>(`select seq_scan from pg_stat_xact_user_tables where relname = 'delivery_payloads'`);
+    return { page, seqScans: Number(row!.seq_scan) };
+  });
+  expect(page.data).toHaveLength(20);
+  expect(page.nextCursor).not.toBeNull();
+  expect(seqScans).toBe(0);
+});
