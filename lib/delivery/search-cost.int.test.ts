@@ -13,6 +13,18 @@ useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 
 let searcher: Awaited<ReturnType<typeof createOrganizationFixture>>;
+const OLD_WITH_QZ = `dlv_s${"2999".padStart(24, "0")}`;
+
+/** A search in its own transaction, with the sequential scans of delivery_payloads it made. */
+async function searchCountingScans(q: string, limit: number) {
+  const ctx = createCtx(searcher.organizationId, { type: "system" }, getDb());
+  return withTransaction(ctx, async (tx) => {
+    const page = await listDeliveries({ ctx: tx, input: { q, limit } });
+    // This transaction's own counts, not yet flushed to pg_stat_user_tables.
+    const [row] = await tx.db.execute<{ seq_scan: string }>(`select seq_scan from pg_stat_xact_user_tables where relname = 'delivery_payloads'`);
+    return { page, seqScans: Number(row!.seq_scan) };
+  });
+}
 
 beforeAll(async () => {
   searcher = await createOrganizationFixture();
@@ -31,19 +43,24 @@ beforeAll(async () => {
     select id, ${organizationId}, '{}', body, true from src`;
   await history(searcher.organizationId, "s", 3000, "needle");
   await history(neighbour.organizationId, "n", 20000, "");
+  // Two letters, in one of the searcher's oldest bodies only: too short for a trigram index.
+  await sql`update delivery_payloads set body = body || convert_to(' qz', 'UTF8') where delivery_id = ${OLD_WITH_QZ}`;
   await sql`analyze deliveries`;
   await sql`analyze delivery_payloads`;
 });
 
 it("a search reads no other organization's payloads: no scan of delivery_payloads", async () => {
-  const ctx = createCtx(searcher.organizationId, { type: "system" }, getDb());
-  const { page, seqScans } = await withTransaction(ctx, async (tx) => {
-    const page = await listDeliveries({ ctx: tx, input: { q: "needle", limit: 20 } });
-    // This transaction's own counts, not yet flushed to pg_stat_user_tables.
-    const [row] = await tx.db.execute<{ seq_scan: string }>(`select seq_scan from pg_stat_xact_user_tables where relname = 'delivery_payloads'`);
-    return { page, seqScans: Number(row!.seq_scan) };
-  });
+  const { page, seqScans } = await searchCountingScans("needle", 20);
   expect(page.data).toHaveLength(20);
   expect(page.nextCursor).not.toBeNull();
   expect(seqScans).toBe(0);
+});
+
+it("nor does a q too short for the trigram index: it walks the organization's own deliveries", async () => {
+  const found = await searchCountingScans("qz", 5);
+  expect(found.page.data.map((d) => d.id)).toEqual([OLD_WITH_QZ]);
+  expect(found.seqScans).toBe(0);
+  const absent = await searchCountingScans("zq", 5);
+  expect(absent.page.data).toEqual([]);
+  expect(absent.seqScans).toBe(0);
 });
