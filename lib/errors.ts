@@ -19,7 +19,8 @@ export type ErrorCode =
   | "invalid_event_id"
   | "unstorable_delivery"
   | "rate_limited"
-  | "too_many_bytes_in_flight";
+  | "too_many_bytes_in_flight"
+  | "too_many_searches";
 
 export class DomainError extends Error {
   constructor(
@@ -140,10 +141,10 @@ export class UnstorableDeliveryError extends DomainError {
   }
 }
 
-/** Over a per-organization ingest limit (requests per second, bytes in flight): 429 with Retry-After. */
+/** Over a per-organization limit (ingest requests per second, bytes in flight, searches at once): 429 with Retry-After. */
 export class TooManyRequestsError extends DomainError {
   constructor(
-    code: "rate_limited" | "too_many_bytes_in_flight",
+    code: "rate_limited" | "too_many_bytes_in_flight" | "too_many_searches",
     message: string,
     readonly retryAfterSeconds: number,
   ) {

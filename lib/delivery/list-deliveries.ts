@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/db";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
 import { presentDeliverySummary, type DeliverySummary } from "./presentation/present-delivery";
+import { searchGate } from "./search-gate";
 
 const summaryColumns = getTableColumns(deliveries);
 const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -173,7 +174,8 @@ export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: Delivery
   const limit = pageLimit(input.limit);
   const cursor = decodeCursor(input.cursor, "dlv");
   const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
-  const rows = input.q ? await search(ctx.db, ctx.organizationId, where, input.q, limit + 1) : await page(ctx.db, where, limit + 1);
+  const q = input.q;
+  const rows = q ? await searchGate().run(ctx.organizationId, () => search(ctx.db, ctx.organizationId, where, q, limit + 1)) : await page(ctx.db, where, limit + 1);
   const last = rows.slice(0, limit).at(-1);
   return {
     data: rows.slice(0, limit).map(presentDeliverySummary) as DeliverySummary[],

@@ -1,0 +1,62 @@
+// A hostile tenant's searches: many at once, each slow (a short q absent from a big history tests every
+// body of the organization). They must not take the dashboard/API pool's connections from another
+// organization, whose page and search answer while they run. Without lib/delivery/search-gate.ts the
+// first ten took every connection, and the other organization's page waited for one of them to end.
+import { beforeAll, expect, it } from "vitest";
+import { getSql } from "@/db";
+import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { TooManyRequestsError } from "@/lib/errors";
+import { useTestDatabase } from "@/test/db";
+import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+const POOL = 10; // the dashboard/API pool's size (DATABASE_POOL_SIZE's default)
+
+let hostile: Awaited<ReturnType<typeof createOrganizationFixture>>;
+let other: Awaited<ReturnType<typeof createOrganizationFixture>>;
+
+beforeAll(async () => {
+  delete process.env.DATABASE_POOL_SIZE;
+  hostile = await createOrganizationFixture("Hostile");
+  other = await createOrganizationFixture("Other");
+  await getSql()`
+    with src as materialized (
+      select 'dlv_h' || lpad(g::text, 24, '0') as id, now() - g * interval '1 second' as received_at,
+             convert_to('{"note":"' || repeat('hay ', 250) || g || '"}', 'UTF8') as body
+      from generate_series(1, 150000) g)
+    , stored as (
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
+      select id, ${hostile.organizationId}, 'ep_hostile', id, 'delivered', octet_length(body), received_at, received_at from src)
+    insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+    select id, ${hostile.organizationId}, '{}', body, true from src`;
+  await getSql()`analyze deliveries`;
+  await getSql()`analyze delivery_payloads`;
+  const endpointId = (await createEndpointFixture(other.ctx, "http://127.0.0.1:9/hook")).id;
+  await createDeliveryFixture({ ctx: other.ctx, endpointId, body: '{"note":"a needle"}', enqueue: false, searchable: true });
+}, 120_000);
+
+it("one organization's many slow searches leave the pool to the others: their page and search answer meanwhile", async () => {
+  let hostileDone = 0;
+  const hostileSearches = Array.from({ length: POOL + 2 }, () =>
+    listDeliveries({ ctx: hostile.ctx, input: { q: "zq", limit: 50 } }).then(
+      (page) => { hostileDone++; return { page }; },
+      (error: unknown) => ({ error })));
+  // Let the hostile searches take what they can first.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const page = await listDeliveries({ ctx: other.ctx, input: { limit: 50 } });
+  const search = await listDeliveries({ ctx: other.ctx, input: { q: "needle", limit: 50 } });
+  const doneMeanwhile = hostileDone;
+  const outcomes = await Promise.all(hostileSearches);
+
+  expect(page.data).toHaveLength(1);
+  expect(search.data).toHaveLength(1);
+  // The other organization did not wait for a hostile search to end.
+  expect(doneMeanwhile).toBe(0);
+  // Every hostile search either ran to its (empty) answer or was refused with 429, none in between.
+  const refused = outcomes.filter((o) => "error" in o).map((o) => (o as { error: unknown }).error);
+  for (const error of refused) expect(error).toBeInstanceOf(TooManyRequestsError);
+  for (const o of outcomes) if ("page" in o) expect(o.page.data).toEqual([]);
+  expect(refused.length).toBeGreaterThan(0);
+}, 120_000);
