@@ -19,6 +19,8 @@ const TRIGRAM_MAX_BODY_BYTES = 65_536;
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
 /** It walks a tenth of them first, to tell whether walking the rest would fill the page. */
 const probeSize = (window: number) => Math.max(1, Math.round(window / 10));
+/** A q with no trigram walks at most this many windows a page past the window (see search). */
+const SHORT_Q_STRETCH_WINDOWS = 10;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -132,22 +134,24 @@ const notBefore = (edge: Edge) => sql`(${deliveries.receivedAt}, ${deliveries.id
  *    If the page is then nearly full, the walk goes on a little (see below);
  * 3. otherwise, or if the page is still not full, the indexes are asked for the older matches (a rare word:
  *    few rows to fetch; a word in 0.2 % of the bodies: 2,000 rows from the index, not 9,000 walked for 18 hits);
- *    a q without three letters or digits in a row has no trigram to ask for, and walks on instead.
+ *    a q without three letters or digits in a row has no trigram to ask for, and walks on instead, at most
+ *    SHORT_Q_STRETCH_WINDOWS windows a page: a page that ends there, full or not, says where the next one
+ *    resumes, so a rare short q in a big history costs each request a bounded walk, not the statement timeout.
  * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
  */
-async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<Row[]> {
+async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<{ rows: Row[]; resumeAt?: Edge }> {
   const window = searchWindow();
   const probe = probeSize(window);
   const probeEdge = await nth(db, where, probe);
   const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q)), limit);
-  if (hits.length === limit || !probeEdge) return hits;
+  if (hits.length === limit || !probeEdge) return { rows: hits };
   let edge = probeEdge;
   const rowsToFill = hits.length ? ((limit - hits.length) / hits.length) * probe : Infinity;
   if (window > probe && rowsToFill <= window - probe) {
     const windowEdge = await nth(db, where, window);
     const older = before(probeEdge.cursorAt, probeEdge.id);
     hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q)), limit - hits.length)));
-    if (hits.length === limit || !windowEdge) return hits;
+    if (hits.length === limit || !windowEdge) return { rows: hits };
     edge = windowEdge;
     // Nearly full: the last few hits are most likely just past the window, and walking on to them (twice
     // as far as the window's hits predict, at most another window) tests fewer bodies than the index hands
@@ -158,15 +162,18 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
       const beyondEdge = await nth(db, where, window + beyond);
       const past = before(edge.cursorAt, edge.id);
       hits.push(...(await page(db, and(where, past, beyondEdge && notBefore(beyondEdge), searchWhere(q)), limit - hits.length)));
-      if (hits.length === limit || !beyondEdge) return hits;
+      if (hits.length === limit || !beyondEdge) return { rows: hits };
       edge = beyondEdge;
     }
   }
-  // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
-  // scan every organization's payloads. The organization's own older deliveries are walked instead.
+  const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
-  const older = key ? indexedSearchWhere(organizationId, q, key) : searchWhere(q);
-  return [...hits, ...(await page(db, and(where, before(edge.cursorAt, edge.id), older), limit - hits.length))];
+  if (key) return { rows: [...hits, ...(await page(db, and(older, indexedSearchWhere(organizationId, q, key)), limit - hits.length))] };
+  // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
+  // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
+  const stretchEdge = await nth(db, older, SHORT_Q_STRETCH_WINDOWS * window);
+  hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q)), limit - hits.length)));
+  return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
 }
 
 /** Newest first, keyset-paginated on (receivedAt, id) with microsecond precision. */
@@ -175,10 +182,14 @@ export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: Delivery
   const cursor = decodeCursor(input.cursor, "dlv");
   const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
   const q = input.q;
-  const rows = q ? await searchGate().run(ctx.organizationId, () => search(ctx.db, ctx.organizationId, where, q, limit + 1)) : await page(ctx.db, where, limit + 1);
+  const { rows, resumeAt } = q
+    ? await searchGate().run(ctx.organizationId, () => search(ctx.db, ctx.organizationId, where, q, limit + 1))
+    : { rows: await page(ctx.db, where, limit + 1), resumeAt: undefined };
   const last = rows.slice(0, limit).at(-1);
+  // A search that stopped walking before its page filled resumes after the last delivery it tested.
+  const next = resumeAt ?? (rows.length > limit ? last : undefined);
   return {
     data: rows.slice(0, limit).map(presentDeliverySummary) as DeliverySummary[],
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursorAt, last.id) : null,
+    nextCursor: next ? encodeCursor(next.cursorAt, next.id) : null,
   };
 }

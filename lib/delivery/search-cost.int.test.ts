@@ -64,3 +64,24 @@ it("nor does a q too short for the trigram index: it walks the organization's ow
   expect(absent.page.data).toEqual([]);
   expect(absent.seqScans).toBe(0);
 });
+
+it("walks a bounded stretch a page for such a q: an empty page that says where to resume, then the match", async () => {
+  process.env.INBOX_SEARCH_WINDOW = "10"; // a stretch of 10 windows: 100 deliveries a page
+  try {
+    const pages: number[] = [];
+    const found: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listDeliveries>> = await listDeliveries({ ctx: searcher.ctx, input: { q: "qz", limit: 5, cursor } });
+      pages.push(page.data.length);
+      found.push(...page.data.map((d) => d.id));
+      cursor = page.nextCursor;
+    } while (cursor && pages.length < 100);
+    expect(found).toEqual([OLD_WITH_QZ]);
+    // 3,000 deliveries: the probe's 1 and 100 a page, so ~30 pages, every one but the match's empty.
+    expect(pages.length).toBeGreaterThanOrEqual(25);
+    expect(pages.filter((n) => n > 0)).toEqual([1]);
+  } finally {
+    delete process.env.INBOX_SEARCH_WINDOW;
+  }
+});

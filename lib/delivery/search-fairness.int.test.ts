@@ -21,16 +21,19 @@ beforeAll(async () => {
   delete process.env.DATABASE_POOL_SIZE;
   hostile = await createOrganizationFixture("Hostile");
   other = await createOrganizationFixture("Other");
-  await getSql()`
-    with src as materialized (
-      select 'dlv_h' || lpad(g::text, 24, '0') as id, now() - g * interval '1 second' as received_at,
-             convert_to('{"note":"' || repeat('hay ', 250) || g || '"}', 'UTF8') as body
-      from generate_series(1, 150000) g)
-    , stored as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
-      select id, ${hostile.organizationId}, 'ep_hostile', id, 'delivered', octet_length(body), received_at, received_at from src)
-    insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
-    select id, ${hostile.organizationId}, '{}', body, true from src`;
+  // In chunks: each statement well inside the pool's statement timeout on a busy machine.
+  for (let from = 1; from <= 150_000; from += 25_000) {
+    await getSql()`
+      with src as materialized (
+        select 'dlv_h' || lpad(g::text, 24, '0') as id, now() - g * interval '1 second' as received_at,
+               convert_to('{"note":"' || repeat('hay ', 250) || g || '"}', 'UTF8') as body
+        from generate_series(${from}::int, ${from + 24_999}::int) g)
+      , stored as (
+        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
+        select id, ${hostile.organizationId}, 'ep_hostile', id, 'delivered', octet_length(body), received_at, received_at from src)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+      select id, ${hostile.organizationId}, '{}', body, true from src`;
+  }
   await getSql()`analyze deliveries`;
   await getSql()`analyze delivery_payloads`;
   const endpointId = (await createEndpointFixture(other.ctx, "http://127.0.0.1:9/hook")).id;
