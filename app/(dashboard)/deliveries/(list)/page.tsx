@@ -43,7 +43,11 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       </Card>
       <Card title={query.cursor ? "Older deliveries" : "Newest deliveries"} actions={<AutoRefresh active={waiting} />}>
         {error ? <Alert>{error}</Alert> : null}
-        {!error && page.data.length === 0 ? <p className="text-sm text-slate-600">No deliveries match.</p> : null}
+        {!error && page.data.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            {page.nextCursor ? "None of the deliveries searched so far match; “Older →” searches further back." : "No deliveries match."}
+          </p>
+        ) : null}
         {page.data.length > 0 ? (
           <DeliveryTable deliveries={page.data} endpointNames={new Map(endpoints.map((e) => [e.id, e.name]))} now={new Date()} />
         ) : null}
