@@ -22,7 +22,7 @@ const probeSize = (window: number) => Math.max(1, Math.round(window / 10));
 /** A nearly full page walks on past the window at most this many times (see search). */
 const NEARLY_FULL_STRETCHES = 3;
 /** A q with no trigram walks at most this many windows a page past the window (see search). */
-// 3: on 10M deliveries, mostly out of memory, a body tested costs ~45 µs, so ~1.5 s a page (10 windows: 4.5–6 s).
+// 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
