@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { run, type Runner, type TaskList } from "graphile-worker";
-import { getDb } from "@/db";
+import { getDb, getSql } from "@/db";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
@@ -155,4 +155,26 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
     settings: deliverySettings(),
     slot: "pass-on",
   });
+}
+
+/**
+ * An organization's settled history, in SQL (fast enough for tens of thousands): deliveries `from`–`to`
+ * of an endpoint that need not exist, the n-th received n seconds ago, id `dlv_<idPrefix><n padded>`, each
+ * with a searchable ~1 KB body that holds `word` when n is a multiple of 100. One statement per 25,000,
+ * each well inside the pool's statement timeout on a busy machine.
+ */
+export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string }): Promise<void> {
+  const { organizationId, idPrefix, count, word = "" } = input;
+  for (let from = 1; from <= count; from += 25_000) {
+    await getSql()`
+      with src as materialized (
+        select 'dlv_' || ${idPrefix} || lpad(g::text, ${25 - idPrefix.length}::int, '0') as id, now() - g * interval '1 second' as received_at,
+               convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
+        from generate_series(${from}::int, ${Math.min(count, from + 24_999)}::int) g)
+      , stored as (
+        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
+        select id, ${organizationId}, 'ep_' || ${idPrefix}, id, 'delivered', octet_length(body), received_at, received_at from src)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+      select id, ${organizationId}, '{}', body, true from src`;
+  }
 }

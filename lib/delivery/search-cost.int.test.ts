@@ -7,6 +7,7 @@ import { getDb, getSql } from "@/db";
 import { createCtx, withTransaction } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { useTestDatabase } from "@/test/db";
+import { seedDeliveryHistory } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 
 useTestDatabase();
@@ -30,19 +31,9 @@ beforeAll(async () => {
   searcher = await createOrganizationFixture();
   const neighbour = await createOrganizationFixture("Neighbour");
   const sql = getSql();
-  // Each organization's history: ~1 KB bodies; the searcher's hold the word in 1 of 100, the neighbour's never.
-  const history = (organizationId: string, prefix: string, count: number, word: string) => sql`
-    with src as materialized (
-      select 'dlv_' || ${prefix} || lpad(g::text, 24, '0') as id, now() - g * interval '1 second' as received_at,
-             convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
-      from generate_series(1, ${count}::int) g)
-    , stored as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
-      select id, ${organizationId}, 'ep_' || ${prefix}, id, 'delivered', octet_length(body), received_at, received_at from src)
-    insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
-    select id, ${organizationId}, '{}', body, true from src`;
-  await history(searcher.organizationId, "s", 3000, "needle");
-  await history(neighbour.organizationId, "n", 20000, "");
+  // The searcher's bodies hold the word in 1 of 100, the neighbour's never.
+  await seedDeliveryHistory({ organizationId: searcher.organizationId, idPrefix: "s", count: 3000, word: "needle" });
+  await seedDeliveryHistory({ organizationId: neighbour.organizationId, idPrefix: "n", count: 20000 });
   // Two letters, in one of the searcher's oldest bodies only: too short for a trigram index.
   await sql`update delivery_payloads set body = body || convert_to(' qz', 'UTF8') where delivery_id = ${OLD_WITH_QZ}`;
   await sql`analyze deliveries`;
