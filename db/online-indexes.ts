@@ -10,16 +10,19 @@ export interface OnlineIndex {
   name: string;
   /** What follows `create index concurrently <name> on`: table, method, columns, predicate. */
   on: string;
-  /** An index this one takes over from: dropped concurrently once this one is valid (never before, so its queries are never left without one). */
-  replaces?: string;
+  /** Indexes this one takes over from: dropped concurrently once this one is valid (never before, so their queries are never left without one). */
+  replaces?: readonly string[];
 }
 
 export const ONLINE_INDEXES: readonly OnlineIndex[] = [
-  // Migration 0016: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age.
+  // Migration 0021: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age;
+  // with the id, so that the rescue sweep's walk (orphan_scan_cursors) is the index in order, ties included.
+  // Takes over from 0016's deliveries_endpoint_pending_since_idx (without the id), which took over from
+  // deliveries_endpoint_open_idx (endpoint_id, received_at).
   {
-    name: "deliveries_endpoint_pending_since_idx",
-    on: `"deliveries" using btree ("endpoint_id","pending_since") where status in ('pending', 'delivering')`,
-    replaces: "deliveries_endpoint_open_idx",
+    name: "deliveries_endpoint_waiting_idx",
+    on: `"deliveries" using btree ("endpoint_id","pending_since","id") where status in ('pending', 'delivering')`,
+    replaces: ["deliveries_endpoint_pending_since_idx", "deliveries_endpoint_open_idx"],
   },
   // Migration 0016: search q finds an external id whatever its case.
   { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
@@ -32,6 +35,6 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   {
     name: "delivery_payloads_body_searchable_trgm_idx",
     on: `"delivery_payloads" using gin (encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
-    replaces: "delivery_payloads_body_trgm_idx",
+    replaces: ["delivery_payloads_body_trgm_idx"],
   },
 ];

@@ -65,10 +65,11 @@ export const deliveries = pgTable(
     index("deliveries_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),
     index("deliveries_endpoint_received_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc()),
     // The backlog of an endpoint, oldest waiting first: its count, the oldest pending age (overview, stats,
-    // metrics, alerts), and, through pending_since >= received_at, its deliveries received in a window.
-    // Built online (db/online-indexes.ts), replacing deliveries_endpoint_open_idx (endpoint_id, received_at).
-    index("deliveries_endpoint_pending_since_idx")
-      .on(t.endpointId, t.pendingSince)
+    // metrics, alerts), through pending_since >= received_at its deliveries received in a window, and the rescue
+    // sweep's bounded walk (ties in id order). Built online (db/online-indexes.ts), replacing
+    // deliveries_endpoint_pending_since_idx (without the id).
+    index("deliveries_endpoint_waiting_idx")
+      .on(t.endpointId, t.pendingSince, t.id)
       .where(sql`status in ('pending', 'delivering')`),
     // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
@@ -208,3 +209,15 @@ export const orgWaitingEndpoints = pgTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.endpointId] })],
 );
+
+/**
+ * Where the rescue sweep's look for deliveries that lost their job (lib/delivery/engine/rescue-deliveries.ts)
+ * stopped in an endpoint's open deliveries, in `deliveries_endpoint_waiting_idx` order. Each sweep walks
+ * a bounded stretch from here, so a backlog of any size costs every sweep the same; no row means the next
+ * walk starts at the oldest.
+ */
+export const orphanScanCursors = pgTable("orphan_scan_cursors", {
+  endpointId: text().primaryKey().references(() => endpoints.id, { onDelete: "cascade" }),
+  pendingSince: tstz().notNull(),
+  deliveryId: text().notNull(),
+});

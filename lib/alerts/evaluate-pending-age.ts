@@ -27,7 +27,7 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
     .where(and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "pending_age"), isNull(incidents.resolvedAt)));
   if (threshold === null && !open) return;
 
-  // The status list is literal so the planner can use the partial index deliveries_endpoint_pending_since_idx.
+  // The status list is literal so the planner can use the partial index deliveries_endpoint_waiting_idx.
   // The count reads that index alone (the organization is checked once, on the endpoint): filtered on
   // each delivery's organization, it read up to 10,001 rows of a paused endpoint's backlog every minute.
   const [oldest] = await ctx.db.execute<OldestOpen>(sql`

@@ -1,7 +1,7 @@
 // The dashboard's overview: every endpoint of the organization with its backlog now (how many wait,
 // how old the oldest is) and its last 24 hours hour by hour. Two statements, each a set of index
 // range scans per endpoint, reading table rows only for deliveries still open or recently dead:
-//   1. the open backlog from the partial index deliveries_endpoint_pending_since_idx (endpoint_id,
+//   1. the open backlog from the partial index deliveries_endpoint_waiting_idx (endpoint_id,
 //      pending_since) where status in ('pending','delivering'): count + min, index-only; the oldest
 //      pending age counts from pending_since, the receipt or the latest replay (API.md);
 //   2. per endpoint and hour of the last 24 h, in one snapshot: received (index-only on

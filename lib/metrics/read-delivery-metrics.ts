@@ -2,7 +2,7 @@
 // Nothing here grows with the deliveries table:
 //   received, delivered, dead, attempts per delivery   delivery_counters plus the events not folded in yet
 //              (written by triggers on deliveries when they happen; see lib/metrics/roll-up-delivery-counters.ts);
-//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_pending_since_idx and
+//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_waiting_idx and
 //              deliveries_endpoint_in_flight_idx, as big as the backlog. The age counts from pending_since:
 //              the receipt, or the latest replay (API.md).
 import type postgres from "postgres";

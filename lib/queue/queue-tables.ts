@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
+import { deliverJobKey } from "./enqueue";
 
 /**
  * The graphile-worker this file's SQL was written for: its npm version and the last migration it
@@ -54,6 +55,19 @@ export function hasRunnableJobSql(deliveryId: string): string {
   return `exists (
     select 1 from graphile_worker._private_jobs j
     where j.payload->>'deliveryId' = ${deliveryId} and j.attempts < j.max_attempts)`;
+}
+
+/**
+ * SQL, true when the delivery `deliveryId` (an SQL expression) has a job under its own key (deliverJobKey)
+ * that graphile-worker would still run: one probe of the job key's unique index per delivery (`offset 0`
+ * keeps it a probe: as an anti-join the planner hashed the whole job table instead). A job added without the
+ * key (the rescue sweep's) is not seen; hasRunnableJobSql sees every one.
+ */
+export function hasRunnableKeyedJobSql(deliveryId: string): string {
+  return `exists (
+    select 1 from graphile_worker._private_jobs j
+    where j.key = '${deliverJobKey("")}' || ${deliveryId} and j.attempts < j.max_attempts
+    offset 0)`;
 }
 
 /**

@@ -139,13 +139,19 @@ describe("an index built online on a big table", () => {
     }
   });
 
-  it("drops the index it replaces once it is built (also when a migrate stopped in between), and no other", async () => {
+  it("drops the indexes it replaces once it is built (also when a migrate stopped in between), and no other", async () => {
     await sql`create index deliveries_replaced_test_idx on deliveries (endpoint_id, received_at)`;
+    await sql`create index deliveries_replaced_earlier_test_idx on deliveries (endpoint_id, received_at)`;
     await sql`create index deliveries_bystander_test_idx on deliveries (endpoint_id, received_at)`;
-    const index = { name: "deliveries_replacing_test_idx", on: "deliveries (endpoint_id, size_bytes)", replaces: "deliveries_replaced_test_idx" };
+    const index = {
+      name: "deliveries_replacing_test_idx",
+      on: "deliveries (endpoint_id, size_bytes)",
+      replaces: ["deliveries_replaced_test_idx", "deliveries_replaced_earlier_test_idx"],
+    };
     await buildOnlineIndexes(sql, [index]);
     expect(await indexState(index.name)).toMatchObject({ valid: true });
     expect(await indexState("deliveries_replaced_test_idx")).toBeUndefined();
+    expect(await indexState("deliveries_replaced_earlier_test_idx")).toBeUndefined();
     expect(await indexState("deliveries_bystander_test_idx")).toMatchObject({ valid: true });
     // A later migrate finds it built and the old one gone: nothing to do, nothing fails.
     await buildOnlineIndexes(sql, [index]);

@@ -31,9 +31,10 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
 
 /** Concurrently: a plain DROP INDEX would wait behind, and then stop, every transaction writing to the table. */
 async function dropReplaced(sql: postgres.Sql, index: OnlineIndex): Promise<void> {
-  if (!index.replaces) return;
-  const [old] = await sql`select 1 from pg_class where relname = ${index.replaces} and relnamespace = current_schema()::regnamespace and relkind = 'i'`;
-  if (!old) return;
-  note(`dropping index ${index.replaces} concurrently (replaced by ${index.name})`);
-  await sql.unsafe(`drop index concurrently if exists ${quoted(index.replaces)}`);
+  for (const replaced of index.replaces ?? []) {
+    const [old] = await sql`select 1 from pg_class where relname = ${replaced} and relnamespace = current_schema()::regnamespace and relkind = 'i'`;
+    if (!old) continue;
+    note(`dropping index ${replaced} concurrently (replaced by ${index.name})`);
+    await sql.unsafe(`drop index concurrently if exists ${quoted(replaced)}`);
+  }
 }

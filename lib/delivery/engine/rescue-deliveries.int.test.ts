@@ -1,10 +1,12 @@
 // The per-minute safety net: deliveries that lost their job get one again.
+import type postgres from "postgres";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { rescueDeliveries } from "./rescue-deliveries";
+import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
+import { requeueOrphans, rescueDeliveries } from "./rescue-deliveries";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -128,5 +130,83 @@ describe("re-queues a pending delivery whose job can no longer run (issue #13 ra
     await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
     expect((await rescueDeliveries()).orphaned).toBe(1);
     expect(await runnableJobs(jobless)).toBe(1);
+  });
+});
+
+describe("reads a bounded stretch of each endpoint's backlog a sweep, and goes round it", () => {
+  it("costs a sweep the same however long a tenant's backlog, and still finds a lost job at its far end", async () => {
+    const walk = 100;
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    // A destination down for hours: 2,000 deliveries waiting for retries an hour away, oldest first.
+    await getSql()`
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, next_attempt_at)
+      select 'dlv_backlog' || lpad(g::text, 18, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_backlog_' || g, 'pending', 2,
+        now() - (3000 - g) * interval '1 second', now() - (3000 - g) * interval '1 second', now() - interval '10 minutes', now() + interval '1 hour'
+      from generate_series(1, 2000) g`;
+    const newest = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
+    await getSql()`update deliveries set updated_at = now() - interval '10 minutes' where id = ${newest}`;
+    const [{ n: endpointsWithBacklog }] = await getSql()`
+      select count(distinct endpoint_id)::int as n from deliveries where status in ('pending', 'delivering')`;
+
+    const sweep = () =>
+      getSql().begin(async (tx) => {
+        // This backend's reads of deliveries not yet flushed to pg_stat_user_tables: earlier statements' too, so
+        // the difference. (PostgreSQL flushes them only between transactions.)
+        const reads = async () =>
+          Number((await tx`select idx_tup_fetch + seq_tup_read as n from pg_stat_xact_user_tables where relname = 'deliveries'`)[0]!.n);
+        const before = await reads();
+        const requeued = await requeueOrphans(tx, walk);
+        return { requeued: requeued.map((r) => r.id), read: (await reads()) - before };
+      });
+
+    let sweeps = 0;
+    let found = false;
+    while (!found && sweeps < 40) {
+      const { requeued, read } = await sweep();
+      sweeps += 1;
+      // A stretch of each endpoint with open deliveries, and a look-up of what it found: never the whole backlog.
+      expect(read).toBeLessThanOrEqual(walk * endpointsWithBacklog + 10);
+      found = requeued.includes(newest);
+    }
+    expect(found).toBe(true);
+    expect(sweeps).toBeGreaterThanOrEqual(2000 / walk); // walked to it, a stretch a sweep
+    expect(sweeps).toBeLessThanOrEqual(2001 / walk + 1);
+
+    // Having reached the end, the next walk starts at the oldest again.
+    const oldest = "dlv_backlog" + "1".padStart(18, "0");
+    await getSql()`update deliveries set next_attempt_at = null where id = ${oldest}`;
+    const next = await sweep();
+    const after = next.requeued.includes(oldest) ? next : await sweep();
+    expect(after.requeued).toContain(oldest);
+  });
+
+  it("asks for each overdue delivery's job by its key, and reads the whole job table only for one without", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    // A worker minutes behind: 300 deliveries overdue, each with its job still queued.
+    const ids = Array.from({ length: 300 }, (_, i) => `dlv_behind${String(i).padStart(15, "0")}`);
+    await getSql()`
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, updated_at)
+      select id, ${org.organizationId}, ${endpoint.id}, id, 'pending', 2, now() - interval '10 minutes' from unnest(${ids}::text[]) id`;
+    await enqueueRaw(getSql(), ids.map((id) => deliverJobSpec({ deliveryId: id, endpointId: endpoint.id, trigger: "auto" })));
+    const jobTableScans = (tx: postgres.TransactionSql) =>
+      tx`select seq_scan from pg_stat_xact_all_tables where schemaname = 'graphile_worker' and relname = '_private_jobs'`.then((r) => Number(r[0]!.seq_scan));
+    const sweep = () =>
+      getSql().begin(async (tx) => {
+        const before = await jobTableScans(tx);
+        const requeued = await requeueOrphans(tx, 1000);
+        return { requeued: requeued.map((r) => r.id), scans: (await jobTableScans(tx)) - before };
+      });
+
+    // Other tests' orphans may still be found (once); then only this endpoint's overdue deliveries are candidates.
+    await sweep();
+    const settled = await sweep();
+    expect(settled.requeued).toEqual([]);
+    expect(settled.scans).toBe(0);
+
+    // One of them loses its job: found, at the price of one read of the job table.
+    await getSql()`delete from graphile_worker._private_jobs where key = ${"deliver:" + ids[150]}`;
+    const lost = await sweep();
+    expect(lost.requeued).toEqual([ids[150]]);
+    expect(lost.scans).toBe(1);
   });
 });

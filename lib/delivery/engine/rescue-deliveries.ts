@@ -9,7 +9,7 @@ import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
-import { hasRunnableJobSql } from "@/lib/queue/queue-tables";
+import { hasRunnableJobSql, hasRunnableKeyedJobSql } from "@/lib/queue/queue-tables";
 import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
@@ -18,8 +18,6 @@ import { deliverySettings } from "./settings";
 const LAPSED_GRACE_SECONDS = 60;
 /** A pending delivery is looked at for a lost job only once it has waited this long past its due time. */
 const ORPHAN_GRACE_SECONDS = 120;
-/** At most this many orphans re-queued per sweep (the next sweep takes the rest). */
-const ORPHAN_BATCH = 1000;
 
 export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; orphaned: number; recounted: number; woken: number }> {
   const settings = deliverySettings();
@@ -85,35 +83,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     recounted += fixed.length > 0 ? 1 : 0;
   }
 
-  // Pending, not parked, due a while ago, and no job for it that graphile-worker would still run. The
-  // job table is read once per sweep (a hash anti-join on the payload's delivery id). Candidates are
-  // read endpoint by endpoint from the open-deliveries index, active endpoints only: a paused
-  // endpoint's backlog is never read (it is parked, and nothing is attempted for it until a resume;
-  // one of its deliveries that lost its job is found after the resume), and the planner cannot walk
-  // the whole table in id order hoping for matches.
-  const orphaned = await sql.begin(async (tx) => {
-    const rows = await tx<{ id: string; endpoint_id: string }[]>`
-      with orphan as (
-        select d.id from deliveries d
-        where d.id in (
-            select o.id from endpoints e cross join lateral (
-              select o.id from deliveries o
-              where o.endpoint_id = e.id and o.status = 'pending' and o.parked_at is null
-                and coalesce(o.next_attempt_at, o.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
-              -- offset 0: probed per endpoint; flattened, it became one scan of every open delivery
-              offset 0) o
-            where not e.paused)
-          and d.status = 'pending' and d.parked_at is null
-          and not ${tx.unsafe(hasRunnableJobSql("d.id"))}
-        order by d.id
-        limit ${ORPHAN_BATCH}
-        for update of d skip locked
-      )
-      update deliveries d set updated_at = now() from orphan where d.id = orphan.id
-      returning d.id, d.endpoint_id`;
-    await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
-    return rows;
-  });
+  const orphaned = await sql.begin((tx) => requeueOrphans(tx, settings.orphanWalk));
   for (const row of orphaned) logDelivery(row.id, "pending without a job that can run; queued again", "problem");
 
   // Active endpoints with something parked, one probe of the parked index each: a paused endpoint's
@@ -137,4 +107,63 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     delete from org_waiting_endpoints w
     where not exists (select 1 from deliveries p where p.endpoint_id = w.endpoint_id and p.parked_at is not null)`;
   return { lapsed: lapsed.length, orphaned: orphaned.length, recounted, woken };
+}
+
+/**
+ * Pending, not parked, due a while ago, and no job for it that graphile-worker would still run: given a job
+ * again. Each active endpoint's open deliveries are read `walk` at a time, in the order of
+ * deliveries_endpoint_waiting_idx, from where the last sweep stopped (orphan_scan_cursors), round to the
+ * oldest again at the end. So a sweep costs at most `walk` rows an endpoint however long a tenant's backlog
+ * (a destination down for days), and a delivery deep in a backlog of B is found within B / `walk` minutes.
+ * A paused endpoint's backlog is never read (nothing is attempted for it until a resume; one of its
+ * deliveries that lost its job is found after the resume). Exported for its test, which counts its reads.
+ */
+export async function requeueOrphans(tx: postgres.TransactionSql, walk: number): Promise<{ id: string; endpoint_id: string }[]> {
+  const candidates = await tx<{ id: string }[]>`
+    with walked as (
+      select e.id as endpoint_id, o.id, o.pending_since, o.overdue,
+        count(*) over (partition by e.id) as walked,
+        row_number() over (partition by e.id order by o.pending_since desc, o.id desc) as from_last
+      from endpoints e
+      left join orphan_scan_cursors c on c.endpoint_id = e.id
+      cross join lateral (
+        select o.id, o.pending_since,
+          o.status = 'pending' and o.parked_at is null
+            and coalesce(o.next_attempt_at, o.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS}) as overdue
+        from deliveries o
+        where o.endpoint_id = e.id and o.status in ('pending', 'delivering')
+          and o.pending_since >= coalesce(c.pending_since, '-infinity')
+          and (o.pending_since, o.id) > (coalesce(c.pending_since, '-infinity'), coalesce(c.delivery_id, ''))
+        order by o.pending_since, o.id
+        limit ${walk}) o
+      where not e.paused
+    ),
+    moved_on as (
+      insert into orphan_scan_cursors (endpoint_id, pending_since, delivery_id)
+      select endpoint_id, pending_since, id from walked where from_last = 1 and walked = ${walk}
+      on conflict (endpoint_id) do update set pending_since = excluded.pending_since, delivery_id = excluded.delivery_id
+    ),
+    round_again as (
+      delete from orphan_scan_cursors c
+      using endpoints e
+      where e.id = c.endpoint_id and not e.paused
+        and not exists (select 1 from walked w where w.endpoint_id = c.endpoint_id and w.walked = ${walk})
+    )
+    -- The usual job carries its delivery's key: a probe of the key index clears most candidates.
+    select id from walked where overdue and not ${tx.unsafe(hasRunnableKeyedJobSql("walked.id"))}`;
+  if (candidates.length === 0) return [];
+  // Left: no job under the key. A re-queued job has none; the jobs are read once, by payload, for those.
+  const rows = await tx<{ id: string; endpoint_id: string }[]>`
+    with orphan as (
+      select d.id from deliveries d
+      where d.id = any(${candidates.map((c) => c.id)}::text[])
+        and d.status = 'pending' and d.parked_at is null
+        and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
+        and not ${tx.unsafe(hasRunnableJobSql("d.id"))}
+      for update of d skip locked
+    )
+    update deliveries d set updated_at = now() from orphan where d.id = orphan.id
+    returning d.id, d.endpoint_id`;
+  await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
+  return rows;
 }

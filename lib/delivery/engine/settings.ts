@@ -11,6 +11,11 @@ export interface DeliverySettings {
   orgConcurrency: number;
   /** A claim lasts the endpoint's timeout plus this much (DELIVERY_LEASE_MARGIN_MS, default 30 s). */
   leaseMarginMs: number;
+  /**
+   * Open deliveries of an endpoint the rescue sweep reads a minute looking for ones that lost their job
+   * (DELIVERY_ORPHAN_WALK, default 2000); it goes on from there the next minute, round the backlog.
+   */
+  orphanWalk: number;
 }
 
 export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
@@ -18,6 +23,7 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
     endpointConcurrency: positiveInteger(env.DELIVERY_ENDPOINT_CONCURRENCY, 10),
     orgConcurrency: positiveInteger(env.ORG_DELIVERY_CONCURRENCY, 50),
     leaseMarginMs: positiveInteger(env.DELIVERY_LEASE_MARGIN_MS, 30_000),
+    orphanWalk: positiveInteger(env.DELIVERY_ORPHAN_WALK, 2000),
   };
 }
 
