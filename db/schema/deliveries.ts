@@ -124,12 +124,17 @@ export const deliveryPayloads = pgTable(
   // expression, nor build an index concurrently).
 );
 
-export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead"] as const;
+/**
+ * received, delivered, dead: what /api/metrics counts. removed: deliveries deleted (retention, purges), so that
+ * received − removed is how many an endpoint holds now (its stats) without counting them.
+ */
+export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead", "removed"] as const;
 
 /**
- * What /api/metrics counts, recorded when it happens by triggers on deliveries
- * (db/migrations/0004_search_trigram_and_counter_triggers.sql): deliveries stored (one row per endpoint per
- * insert statement), and each time a delivery becomes delivered or dead (a replay does not take it back).
+ * What /api/metrics and an endpoint's stats count, recorded when it happens by triggers on deliveries
+ * (db/migrations/0004_search_trigram_and_counter_triggers.sql, 0022_count_removed_deliveries.sql): deliveries
+ * stored and deleted (one row per endpoint per statement), and each time a delivery becomes delivered or dead
+ * (a replay does not take it back).
  * Append-only, no index: lib/metrics folds it into deliveryCounters every minute.
  */
 export const deliveryCounterEvents = pgTable("delivery_counter_events", {

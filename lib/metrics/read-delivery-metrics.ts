@@ -41,6 +41,7 @@ export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.S
         union all
         select endpoint_id, event, attempts, count from delivery_counter_events
       ) counters
+      where event in ('received', 'delivered', 'dead')
       group by 1, 2, 3`;
     const byEndpoint = new Map<string, EndpointMetrics>();
     for (const row of endpoints) {

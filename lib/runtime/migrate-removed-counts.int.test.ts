@@ -1,0 +1,80 @@
+// Migration 0022 on a database at 0021 whose retention already deleted deliveries (with no record of it): the
+// counters it seeds make each endpoint's stats what its deliveries say, and they stay so afterwards.
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { runMigrations } from "graphile-worker";
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { closeDb } from "@/db";
+import { createCtx } from "@/lib/context";
+import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
+import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
+import { migrationsBefore } from "@/test/migrations-before";
+import { withDatabase } from "./database-url";
+import { migrateDatabase, quietGraphileLogger } from "./migrate";
+
+const name = `${inject("runPrefix")}_m22_${Math.random().toString(36).slice(2, 8)}`;
+const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
+const older = migrationsBefore("0022_count_removed_deliveries");
+
+afterAll(async () => {
+  await closeDb();
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+  older.remove();
+});
+
+describe("migration 0022 (deliveries removed, counted) on a database at 0021", () => {
+  it("seeds the removals retention made before it, so every endpoint's stats match its deliveries", { timeout: 60_000 }, async () => {
+    await admin.unsafe(`create database "${name}"`);
+    const url = withDatabase(inject("adminUrl"), name);
+    process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
+      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+      await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
+      await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
+        values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b'),
+               ('ep_u_c', 'org_u', 'C', 'none', 'https://example.com/c')`;
+      let batch = 0;
+      const store = (endpoint: string, status: string, count: number) => sql`
+        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
+        select 'dlv_' || ${endpoint} || '_' || ${++batch} || '_' || g, 'org_u', ${endpoint}, ${batch} || '_' || g, ${status}, 1
+        from generate_series(1, ${count}) g`;
+      await store("ep_u_a", "delivered", 40);
+      await store("ep_u_a", "dead", 5);
+      await store("ep_u_a", "pending", 3);
+      await store("ep_u_b", "delivered", 12);
+      await store("ep_u_c", "delivered", 9);
+      await rollUpDeliveryCounters({ sql }); // some of the 'received' counts folded, some not
+      await store("ep_u_a", "delivered", 10);
+      // Retention before 0022: deleted, and nothing recorded.
+      await sql`delete from deliveries where id in (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'delivered' limit 25)`;
+      await sql`delete from deliveries where endpoint_id = 'ep_u_c'`;
+
+      await migrateDatabase(url);
+
+      const ctx = createCtx("org_u", { type: "system" });
+      const expectMatches = async () => {
+        for (const endpoint of ["ep_u_a", "ep_u_b", "ep_u_c"]) {
+          const rows = await sql<{ status: string; n: number }[]>`select status, count(*)::int as n from deliveries where endpoint_id = ${endpoint} group by 1`;
+          const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0;
+          expect(await getEndpointStats({ ctx, input: { id: endpoint } })).toMatchObject({
+            pending: of("pending"), delivering: of("delivering"), delivered: of("delivered"), dead: of("dead"),
+          });
+        }
+      };
+      await expectMatches();
+      expect((await getEndpointStats({ ctx, input: { id: "ep_u_a" } })).delivered).toBe(25);
+
+      // From now on deletions are counted as they happen.
+      await sql`delete from deliveries where endpoint_id = 'ep_u_b' and id in (select id from deliveries where endpoint_id = 'ep_u_b' limit 4)`;
+      await expectMatches();
+      await rollUpDeliveryCounters({ sql });
+      await expectMatches();
+    } finally {
+      await sql.end();
+    }
+  });
+});
