@@ -141,9 +141,11 @@ export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   endpointId: text().notNull(),
   organizationId: text().notNull(),
   event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
-  /** delivered/dead: the delivery's attempt_count then; received: 0. */
+  /** delivered/dead: the delivery's attempt_count then; received, removed: 0. */
   attempts: integer().notNull(),
   count: integer().notNull(),
+  /** When it happened (the statement's now(): a received event's is its deliveries' received_at). */
+  at: tstz().notNull().defaultNow(),
 });
 
 /** deliveryCounterEvents summed per endpoint, event and attempt count. */
@@ -175,6 +177,22 @@ export const attempts = pgTable(
   },
   // One row per attempt number: a finish run twice (a lost COMMIT reply) cannot record it twice.
   (t) => [uniqueIndex().on(t.deliveryId, t.number)],
+);
+
+/**
+ * deliveryCounterEvents received and delivered, summed per endpoint and minute (by `at`) for an endpoint's stats:
+ * its last hour's traffic is then at most 60 rows a figure however busy it is, not a count of the hour's
+ * deliveries. Folded in by lib/metrics/roll-up-delivery-counters.ts, which also drops minutes over two hours old.
+ */
+export const deliveryCountsByMinute = pgTable(
+  "delivery_counts_by_minute",
+  {
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
+    minute: tstz().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.event, t.minute] })],
 );
 
 /**

@@ -17,8 +17,11 @@ export interface EndpointStats {
  * when none), last-hour traffic. Nothing here counts the endpoint's settled deliveries, however many it holds:
  * how many it holds is received − removed from the counters the triggers keep (delivery_counters and the events
  * not folded in yet; lib/metrics/roll-up-delivery-counters.ts), read in the same snapshot as the rest, so
- * delivered = held − pending − delivering − dead, statuses being exactly those four. The others are read from
- * indexes alone: the backlog, the dead, and the last hour's. The endpoint was checked to be the organization's,
+ * delivered = held − pending − delivering − dead, statuses being exactly those four. The last hour's received and
+ * delivered are the counter events of the last hour, summed per minute by the roll-up (so "the last hour" is
+ * the minutes that began in it: 59 to 60 minutes back) and read as they are for the minute not folded yet; a
+ * delivery delivered twice (a replay) counts twice, as in /api/metrics. The backlog and the dead are read from
+ * indexes alone. The endpoint was checked to be the organization's,
  * and a delivery's organization is always its endpoint's, so filtering on the endpoint is enough (and keeps the
  * scans index-only).
  */
@@ -31,8 +34,8 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
       total.count - open.count - dead.count as "delivered",
       dead.count as "dead",
       coalesce(floor(extract(epoch from now() - open.oldest)), 0) as "oldestPendingAgeSeconds",
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and received_at > now() - interval '1 hour') as "receivedLastHour",
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and delivered_at > now() - interval '1 hour') as "deliveredLastHour"
+      last_hour.received as "receivedLastHour",
+      last_hour.delivered as "deliveredLastHour"
     from
       (select coalesce(sum(case when event = 'received' then count else -count end), 0) as count from (
         select event, count from delivery_counters where endpoint_id = ${endpoint.id} and event in ('received', 'removed')
@@ -41,6 +44,14 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
       ) counted) total,
       (select count(*), min(pending_since) as oldest from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) open,
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'delivering') delivering,
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'dead') dead`);
+      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'dead') dead,
+      (select coalesce(sum(count) filter (where event = 'received'), 0) as received,
+              coalesce(sum(count) filter (where event = 'delivered'), 0) as delivered from (
+        select event, count from delivery_counts_by_minute
+        where endpoint_id = ${endpoint.id} and event in ('received', 'delivered') and minute > now() - interval '1 hour'
+        union all
+        select event, count from delivery_counter_events
+        where endpoint_id = ${endpoint.id} and event in ('received', 'delivered') and at > now() - interval '1 hour'
+      ) recent) last_hour`);
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Math.max(0, Number(value))])) as unknown as EndpointStats;
 }

@@ -1,15 +1,27 @@
-// Folds delivery_counter_events (written by triggers on deliveries: deliveries stored, deliveries that became
-// delivered or dead) into delivery_counters, so what /api/metrics reads stays small. One statement: the rows it
+// Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
+// became delivered or dead) into delivery_counters, so what /api/metrics reads stays small, and received and
+// delivered into delivery_counts_by_minute for an endpoint's last-hour stats. One statement: the rows it
 // deletes are exactly the ones it adds, and a concurrent run skips the rows this one took. Events of endpoints
 // deleted meanwhile are dropped.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 
+/** Per-minute counts are kept this long: an endpoint's stats read the last hour. */
+const KEPT_MINUTES = 120;
+
 /** Run every minute by the worker (jobs/roll-up-delivery-counters.ts); returns how many event rows it folded. */
 export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<number> {
   const [row] = await sql<{ folded: string }[]>`
     with moved as (
-      delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count
+      delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count, at
+    ), by_minute as (
+      insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
+      select m.endpoint_id, m.event, date_trunc('minute', m.at), sum(m.count) from moved m
+      where m.event in ('received', 'delivered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
+        and exists (select 1 from endpoints e where e.id = m.endpoint_id)
+      group by 1, 2, 3
+      order by 1, 2, 3
+      on conflict (endpoint_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
     ), summed as (
       select endpoint_id, organization_id, event, attempts, sum(count) as count from moved group by 1, 2, 3, 4
     ), added as (
@@ -21,5 +33,6 @@ export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgre
       returning 1
     )
     select (select count(*) from moved) as folded, (select count(*) from added) as groups`;
+  await sql`delete from delivery_counts_by_minute where minute < now() - make_interval(secs => ${KEPT_MINUTES * 60})`;
   return Number(row!.folded);
 }

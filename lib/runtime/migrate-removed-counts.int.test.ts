@@ -1,5 +1,6 @@
-// Migration 0022 on a database at 0021 whose retention already deleted deliveries (with no record of it): the
-// counters it seeds make each endpoint's stats what its deliveries say, and they stay so afterwards.
+// Migrations 0022 and 0023 on a database at 0021 whose retention already deleted deliveries (with no record of
+// it): the counters they seed make each endpoint's stats what its deliveries say (how many it holds, and its last
+// hour's traffic), and they stay so afterwards.
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
@@ -24,7 +25,7 @@ afterAll(async () => {
   older.remove();
 });
 
-describe("migration 0022 (deliveries removed, counted) on a database at 0021", () => {
+describe("migrations 0022 and 0023 (stats from counters) on a database at 0021", () => {
   it("seeds the removals retention made before it, so every endpoint's stats match its deliveries", { timeout: 60_000 }, async () => {
     await admin.unsafe(`create database "${name}"`);
     const url = withDatabase(inject("adminUrl"), name);
@@ -47,7 +48,11 @@ describe("migration 0022 (deliveries removed, counted) on a database at 0021", (
       await store("ep_u_a", "pending", 3);
       await store("ep_u_b", "delivered", 12);
       await store("ep_u_c", "delivered", 9);
-      await rollUpDeliveryCounters({ sql }); // some of the 'received' counts folded, some not
+      // Some of the 'received' counts folded (as 0021's roll-up did), some not.
+      await sql`
+        with moved as (delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count)
+        insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
+        select endpoint_id, organization_id, event, attempts, sum(count) from moved group by 1, 2, 3, 4`;
       await store("ep_u_a", "delivered", 10);
       // Retention before 0022: deleted, and nothing recorded.
       await sql`delete from deliveries where id in (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'delivered' limit 25)`;
@@ -56,23 +61,31 @@ describe("migration 0022 (deliveries removed, counted) on a database at 0021", (
       await migrateDatabase(url);
 
       const ctx = createCtx("org_u", { type: "system" });
-      const expectMatches = async () => {
+      const expectMatches = async ({ lastHour }: { lastHour: boolean }) => {
         for (const endpoint of ["ep_u_a", "ep_u_b", "ep_u_c"]) {
           const rows = await sql<{ status: string; n: number }[]>`select status, count(*)::int as n from deliveries where endpoint_id = ${endpoint} group by 1`;
           const of = (status: string) => rows.find((row) => row.status === status)?.n ?? 0;
+          // Received in the last hour, as the deliveries held tell it (migration 0023 counts from them; afterwards a
+          // delivery received and then deleted still counts as received).
+          const [recent] = await sql<{ received: number }[]>`
+            select count(*)::int as received from deliveries where endpoint_id = ${endpoint} and received_at > now() - interval '1 hour'`;
           expect(await getEndpointStats({ ctx, input: { id: endpoint } })).toMatchObject({
             pending: of("pending"), delivering: of("delivering"), delivered: of("delivered"), dead: of("dead"),
+            ...(lastHour ? { receivedLastHour: recent!.received } : {}),
           });
         }
       };
-      await expectMatches();
+      await expectMatches({ lastHour: true });
       expect((await getEndpointStats({ ctx, input: { id: "ep_u_a" } })).delivered).toBe(25);
+      await rollUpDeliveryCounters({ sql });
+      await expectMatches({ lastHour: true });
 
       // From now on deletions are counted as they happen.
       await sql`delete from deliveries where endpoint_id = 'ep_u_b' and id in (select id from deliveries where endpoint_id = 'ep_u_b' limit 4)`;
-      await expectMatches();
+      await expectMatches({ lastHour: false });
       await rollUpDeliveryCounters({ sql });
-      await expectMatches();
+      await expectMatches({ lastHour: false });
+      expect((await getEndpointStats({ ctx, input: { id: "ep_u_b" } })).receivedLastHour).toBe(12);
     } finally {
       await sql.end();
     }
