@@ -125,16 +125,17 @@ export const deliveryPayloads = pgTable(
 );
 
 /**
- * received, delivered, dead: what /api/metrics counts. removed: deliveries deleted (retention, purges), so that
- * received − removed is how many an endpoint holds now (its stats) without counting them.
+ * received, delivered, dead: what /api/metrics counts. removed (deliveries deleted: retention, purges),
+ * no_longer_delivered, no_longer_dead (a replay, a bury, a deletion took one out of that state): with them an
+ * endpoint's stats tell how many it holds and in which state without counting its deliveries.
  */
-export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead", "removed"] as const;
+export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead", "removed", "no_longer_delivered", "no_longer_dead"] as const;
 
 /**
  * What /api/metrics and an endpoint's stats count, recorded when it happens by triggers on deliveries
- * (db/migrations/0004_search_trigram_and_counter_triggers.sql, 0022_count_removed_deliveries.sql): deliveries
- * stored and deleted (one row per endpoint per statement), and each time a delivery becomes delivered or dead
- * (a replay does not take it back).
+ * (db/migrations/0004_search_trigram_and_counter_triggers.sql, 0022_stats_counters.sql): deliveries stored and
+ * deleted (one row per endpoint per statement), each time a delivery becomes delivered or dead (for /api/metrics
+ * a replay does not take it back), and each time one stops being so.
  * Append-only, no index: lib/metrics folds it into deliveryCounters every minute.
  */
 export const deliveryCounterEvents = pgTable("delivery_counter_events", {

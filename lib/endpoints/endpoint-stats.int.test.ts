@@ -1,6 +1,6 @@
 // An endpoint's stats: right through every change of its deliveries (stored, settled, replayed, buried,
-// expired, purged in batches), folded into the counters or not yet, and never counting its settled deliveries
-// nor its last hour's.
+// expired, purged in batches), folded into the counters or not yet, and never counting its deliveries: not those
+// it holds, nor its backlog, nor its dead, nor its last hour's.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { createCtx, withTransaction } from "@/lib/context";
@@ -62,8 +62,8 @@ describe("an endpoint's stats", () => {
     await rollUpDeliveryCounters();
     expect(await stats(endpoint.id)).toMatchObject(await truth(endpoint.id));
 
-    // Changes of state: a replay, a bury, an outcome.
-    await getSql()`update deliveries set status = 'pending' where id = 'dlv_old000000000001'`;
+    // Changes of state: replays of a delivered and of a dead one, a bury, an outcome.
+    await getSql()`update deliveries set status = 'pending' where id in ('dlv_old000000000001', 'dlv_olddead000000000001')`;
     await getSql()`update deliveries set status = 'dead' where id = 'dlv_new000000000001'`;
     await getSql()`update deliveries set status = 'delivered', delivered_at = now() where id = 'dlv_new000000000002'`;
     expect(await stats(endpoint.id)).toMatchObject(await truth(endpoint.id));
@@ -80,10 +80,12 @@ describe("an endpoint's stats", () => {
     expect(await stats(endpoint.id)).toMatchObject(after);
   });
 
-  it("do not count the endpoint's deliveries, however many it holds or took in the last hour", async () => {
+  it("do not count the endpoint's deliveries, however many it holds, waits on, buried or took in the last hour", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
     await store(endpoint.id, "delivered", 2000, 3, "earlier");
     await store(endpoint.id, "delivered", 3000, 0, "busy");
+    await store(endpoint.id, "pending", 2000, 2, "backlog");
+    await store(endpoint.id, "dead", 1000, 2, "buried");
     await store(endpoint.id, "pending", 3, 0, "waiting");
     await getSql()`analyze deliveries`;
     const read = await withTransaction(createCtx(org.organizationId, { type: "system" }), async (ctx) => {
@@ -97,10 +99,12 @@ describe("an endpoint's stats", () => {
       const figures = await getEndpointStats({ ctx, input: { id: endpoint.id } });
       return { figures, entries: (await entries()) - before };
     });
-    expect(read.figures).toMatchObject({ delivered: 5000, pending: 3, receivedLastHour: 3003, deliveredLastHour: 3000 });
-    // The figures that read deliveries read open or dead ones: the endpoint's 3, or on this small table, as the
-    // planner may choose, a partial index of every organization's (a few dozen entries here, dead row versions
-    // included). Never the 5,003 the endpoint holds nor the 3,003 of its last hour.
+    expect(read.figures).toMatchObject({ delivered: 5000, dead: 1000, pending: 2003, delivering: 0, receivedLastHour: 3003, deliveredLastHour: 3000 });
+    expect(read.figures.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(2 * 3600);
+    // What reads deliveries: those delivering (none), and the oldest open one; or, on this small table and as the
+    // planner may choose, a partial index of every organization's delivering ones (a few, dead row versions
+    // included). Never the 8,003 the endpoint holds, the 2,003 it waits on, the 1,000 dead, nor the 3,003 of its
+    // last hour.
     expect(read.entries).toBeLessThan(300);
   });
 });

@@ -14,37 +14,41 @@ export interface EndpointStats {
 
 /**
  * Counts by status, the age of the oldest open delivery (since its receipt or latest replay, pending_since; 0
- * when none), last-hour traffic. Nothing here counts the endpoint's settled deliveries, however many it holds:
- * how many it holds is received − removed from the counters the triggers keep (delivery_counters and the events
- * not folded in yet; lib/metrics/roll-up-delivery-counters.ts), read in the same snapshot as the rest, so
- * delivered = held − pending − delivering − dead, statuses being exactly those four. The last hour's received and
- * delivered are the counter events of the last hour, summed per minute by the roll-up (so "the last hour" is
- * the minutes that began in it: 59 to 60 minutes back) and read as they are for the minute not folded yet; a
- * delivery delivered twice (a replay) counts twice, as in /api/metrics. The backlog and the dead are read from
- * indexes alone. The endpoint was checked to be the organization's,
- * and a delivery's organization is always its endpoint's, so filtering on the endpoint is enough (and keeps the
- * scans index-only).
+ * when none), last-hour traffic, none of them by counting the endpoint's deliveries, however many it holds,
+ * waits on or buried. They come from the counters the triggers keep (delivery_counters and the events not folded
+ * in yet; lib/metrics/roll-up-delivery-counters.ts), read in the stats' one snapshot with the rest:
+ * held = received − removed, delivered = became delivered − no longer delivered, dead likewise, and what is left
+ * is open, statuses being exactly those four. Of the open ones, those delivering are counted (as many as the
+ * endpoint's concurrency cap), and the oldest is the first entry of deliveries_endpoint_waiting_idx. The last
+ * hour's received and delivered are the counter events of the last hour, summed per minute by the roll-up (so
+ * "the last hour" is the minutes that began in it: 59 to 60 minutes back) and read as they are for the minute not
+ * folded yet; a delivery delivered twice (a replay) counts twice, as in /api/metrics. The endpoint was checked to
+ * be the organization's, and a delivery's organization is always its endpoint's, so filtering on the endpoint is
+ * enough.
  */
 export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<EndpointStats> {
   const endpoint = await getEndpointRowOrThrow({ ctx, input });
   const [row] = await ctx.db.execute<Record<keyof EndpointStats, string | number>>(sql`
     select
-      open.count - delivering.count as "pending",
+      counted.held - counted.delivered - counted.dead - delivering.count as "pending",
       delivering.count as "delivering",
-      total.count - open.count - dead.count as "delivered",
-      dead.count as "dead",
-      coalesce(floor(extract(epoch from now() - open.oldest)), 0) as "oldestPendingAgeSeconds",
+      counted.delivered as "delivered",
+      counted.dead as "dead",
+      coalesce(floor(extract(epoch from now() - oldest.pending_since)), 0) as "oldestPendingAgeSeconds",
       last_hour.received as "receivedLastHour",
       last_hour.delivered as "deliveredLastHour"
     from
-      (select coalesce(sum(case when event = 'received' then count else -count end), 0) as count from (
-        select event, count from delivery_counters where endpoint_id = ${endpoint.id} and event in ('received', 'removed')
-        union all
-        select event, count from delivery_counter_events where endpoint_id = ${endpoint.id} and event in ('received', 'removed')
-      ) counted) total,
-      (select count(*), min(pending_since) as oldest from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) open,
+      (select
+         coalesce(sum(count) filter (where event = 'received'), 0) - coalesce(sum(count) filter (where event = 'removed'), 0) as held,
+         coalesce(sum(count) filter (where event = 'delivered'), 0) - coalesce(sum(count) filter (where event = 'no_longer_delivered'), 0) as delivered,
+         coalesce(sum(count) filter (where event = 'dead'), 0) - coalesce(sum(count) filter (where event = 'no_longer_dead'), 0) as dead
+       from (
+         select event, count from delivery_counters where endpoint_id = ${endpoint.id}
+         union all
+         select event, count from delivery_counter_events where endpoint_id = ${endpoint.id}
+       ) events) counted,
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'delivering') delivering,
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'dead') dead,
+      (select min(pending_since) as pending_since from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) oldest,
       (select coalesce(sum(count) filter (where event = 'received'), 0) as received,
               coalesce(sum(count) filter (where event = 'delivered'), 0) as delivered from (
         select event, count from delivery_counts_by_minute

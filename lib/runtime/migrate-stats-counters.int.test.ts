@@ -1,6 +1,7 @@
-// Migrations 0022 and 0023 on a database at 0021 whose retention already deleted deliveries (with no record of
-// it): the counters they seed make each endpoint's stats what its deliveries say (how many it holds, and its last
-// hour's traffic), and they stay so afterwards.
+// Migrations 0022 and 0023 on a database at 0021 whose retention already deleted deliveries and whose replays
+// took some out of delivered and dead (with no record of either): the counters they seed make each endpoint's
+// stats what its deliveries say (how many it holds in each state, and its last hour's traffic), and they stay so
+// afterwards.
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
@@ -16,7 +17,7 @@ import { migrateDatabase, quietGraphileLogger } from "./migrate";
 
 const name = `${inject("runPrefix")}_m22_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0022_count_removed_deliveries");
+const older = migrationsBefore("0022_stats_counters");
 
 afterAll(async () => {
   await closeDb();
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 describe("migrations 0022 and 0023 (stats from counters) on a database at 0021", () => {
-  it("seeds the removals retention made before it, so every endpoint's stats match its deliveries", { timeout: 60_000 }, async () => {
+  it("seeds what retention and replays changed before it, so every endpoint's stats match its deliveries", { timeout: 60_000 }, async () => {
     await admin.unsafe(`create database "${name}"`);
     const url = withDatabase(inject("adminUrl"), name);
     process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
@@ -57,6 +58,10 @@ describe("migrations 0022 and 0023 (stats from counters) on a database at 0021",
       // Retention before 0022: deleted, and nothing recorded.
       await sql`delete from deliveries where id in (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'delivered' limit 25)`;
       await sql`delete from deliveries where endpoint_id = 'ep_u_c'`;
+      // Replays before 0022: out of delivered and dead, and nothing recorded.
+      await sql`update deliveries set status = 'pending' where id in (
+        (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'delivered' order by id limit 2)
+        union all (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'dead' order by id limit 1))`;
 
       await migrateDatabase(url);
 
@@ -76,11 +81,13 @@ describe("migrations 0022 and 0023 (stats from counters) on a database at 0021",
         }
       };
       await expectMatches({ lastHour: true });
-      expect((await getEndpointStats({ ctx, input: { id: "ep_u_a" } })).delivered).toBe(25);
+      expect(await getEndpointStats({ ctx, input: { id: "ep_u_a" } })).toMatchObject({ delivered: 23, dead: 4, pending: 6 });
       await rollUpDeliveryCounters({ sql });
       await expectMatches({ lastHour: true });
 
-      // From now on deletions are counted as they happen.
+      // From now on deletions and replays are counted as they happen.
+      await sql`update deliveries set status = 'pending' where id in (select id from deliveries where endpoint_id = 'ep_u_b' and status = 'delivered' order by id limit 1)`;
+      await sql`update deliveries set status = 'dead' where id in (select id from deliveries where endpoint_id = 'ep_u_a' and status = 'pending' order by id limit 2)`;
       await sql`delete from deliveries where endpoint_id = 'ep_u_b' and id in (select id from deliveries where endpoint_id = 'ep_u_b' limit 4)`;
       await expectMatches({ lastHour: false });
       await rollUpDeliveryCounters({ sql });
