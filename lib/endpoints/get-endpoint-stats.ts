@@ -15,10 +15,9 @@ export interface EndpointStats {
 /**
  * Counts by status, the age of the oldest open delivery (since its receipt or latest replay, pending_since; 0
  * when none), last-hour traffic, none of them by counting the endpoint's deliveries, however many it holds,
- * waits on or buried. They come from the counters the triggers keep (delivery_counters and the events not folded
- * in yet; lib/metrics/roll-up-delivery-counters.ts), read in the stats' one snapshot with the rest:
- * held = received − removed, delivered = became delivered − no longer delivered, dead likewise, and what is left
- * is open, statuses being exactly those four. Of the open ones, those delivering are counted (as many as the
+ * waits on or buried. They come from the counters the triggers keep (the view endpoint_delivery_counts, migration
+ * 0024: held, delivered, dead), read in the stats' one snapshot with the rest; what is left of what it holds is
+ * open, statuses being exactly those four. Of the open ones, those delivering are counted (as many as the
  * endpoint's concurrency cap), and the oldest is the first entry of deliveries_endpoint_waiting_idx. The last
  * hour's received and delivered are the counter events of the last hour, summed per minute by the roll-up (so
  * "the last hour" is the minutes that began in it: 59 to 60 minutes back) and read as they are for the minute not
@@ -30,23 +29,14 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
   const endpoint = await getEndpointRowOrThrow({ ctx, input });
   const [row] = await ctx.db.execute<Record<keyof EndpointStats, string | number>>(sql`
     select
-      counted.held - counted.delivered - counted.dead - delivering.count as "pending",
+      coalesce(counted.held - counted.delivered - counted.dead, 0) - delivering.count as "pending",
       delivering.count as "delivering",
-      counted.delivered as "delivered",
-      counted.dead as "dead",
+      coalesce(counted.delivered, 0) as "delivered",
+      coalesce(counted.dead, 0) as "dead",
       coalesce(floor(extract(epoch from now() - oldest.pending_since)), 0) as "oldestPendingAgeSeconds",
       last_hour.received as "receivedLastHour",
       last_hour.delivered as "deliveredLastHour"
     from
-      (select
-         coalesce(sum(count) filter (where event = 'received'), 0) - coalesce(sum(count) filter (where event = 'removed'), 0) as held,
-         coalesce(sum(count) filter (where event = 'delivered'), 0) - coalesce(sum(count) filter (where event = 'no_longer_delivered'), 0) as delivered,
-         coalesce(sum(count) filter (where event = 'dead'), 0) - coalesce(sum(count) filter (where event = 'no_longer_dead'), 0) as dead
-       from (
-         select event, count from delivery_counters where endpoint_id = ${endpoint.id}
-         union all
-         select event, count from delivery_counter_events where endpoint_id = ${endpoint.id}
-       ) events) counted,
       (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'delivering') delivering,
       (select min(pending_since) as pending_since from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) oldest,
       (select coalesce(sum(count) filter (where event = 'received'), 0) as received,
@@ -56,6 +46,8 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
         union all
         select event, count from delivery_counter_events
         where endpoint_id = ${endpoint.id} and event in ('received', 'delivered') and at > now() - interval '1 hour'
-      ) recent) last_hour`);
+      ) recent) last_hour
+      -- No row before the endpoint's first delivery.
+      left join endpoint_delivery_counts counted on counted.endpoint_id = ${endpoint.id}`);
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Math.max(0, Number(value))])) as unknown as EndpointStats;
 }

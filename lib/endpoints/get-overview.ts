@@ -1,9 +1,10 @@
 // The dashboard's overview: every endpoint of the organization with its backlog now (how many wait,
 // how old the oldest is) and its last 24 hours hour by hour. Two statements, each a set of index
 // range scans per endpoint, reading table rows only for deliveries still open or recently dead:
-//   1. the open backlog from the partial index deliveries_endpoint_waiting_idx (endpoint_id,
-//      pending_since) where status in ('pending','delivering'): count + min, index-only; the oldest
-//      pending age counts from pending_since, the receipt or the latest replay (API.md);
+//   1. the open backlog: how many, from the counters (the view endpoint_delivery_counts: what the endpoint
+//      holds less its delivered and dead), and the oldest, the first entry of deliveries_endpoint_waiting_idx
+//      (endpoint_id, pending_since, id) where status in ('pending','delivering'); the oldest pending age counts
+//      from pending_since, the receipt or the latest replay (API.md);
 //   2. per endpoint and hour of the last 24 h, in one snapshot: received (index-only on
 //      deliveries_endpoint_received_idx), open and retrying (the same open index over pending_since
 //      after the window's start, which pending_since >= received_at allows, then the row for its
@@ -77,15 +78,13 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const from = new Date(Date.parse(now) - OVERVIEW_HOURS * 3600_000).toISOString();
   const backlog = await ctx.db.execute<BacklogRow>(sql`
     select e.id, e.name, e.provider, e.paused, e.alert_pending_age_seconds as "alertPendingAgeSeconds",
-      o.open_count as "pending",
-      coalesce(greatest(0, floor(extract(epoch from ${now}::timestamptz - o.oldest))), 0) as "oldestPendingAgeSeconds",
+      coalesce(counted.held - counted.delivered - counted.dead, 0) as "pending",
+      coalesce(greatest(0, floor(extract(epoch from ${now}::timestamptz - (
+        select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering'))))), 0)
+        as "oldestPendingAgeSeconds",
       (select count(*) from rejected_requests r where r.endpoint_id = e.id and r.at > ${from}::timestamptz and r.at <= ${now}::timestamptz) as "refused"
     from endpoints e
-    left join lateral (
-      select count(*) as open_count, min(d.pending_since) as oldest
-      from deliveries d
-      where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
-    ) o on true
+    left join endpoint_delivery_counts counted on counted.endpoint_id = e.id
     where e.organization_id = ${ctx.organizationId}
     order by e.created_at desc, e.id desc`);
   const hoursAgo = sql`floor(extract(epoch from ${now}::timestamptz - d.received_at) / 3600)::int`;

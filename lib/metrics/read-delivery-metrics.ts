@@ -2,9 +2,11 @@
 // Nothing here grows with the deliveries table:
 //   received, delivered, dead, attempts per delivery   delivery_counters plus the events not folded in yet
 //              (written by triggers on deliveries when they happen; see lib/metrics/roll-up-delivery-counters.ts);
-//   pending, delivering, oldest pending age   the partial indexes deliveries_endpoint_waiting_idx and
-//              deliveries_endpoint_in_flight_idx, as big as the backlog. The age counts from pending_since:
-//              the receipt, or the latest replay (API.md).
+//   pending    what an endpoint holds less its delivered and dead (the view endpoint_delivery_counts, from the
+//              same counters), less those delivering;
+//   delivering, oldest pending age   deliveries_endpoint_in_flight_idx (as many as the endpoints' caps) and
+//              the first entry of deliveries_endpoint_waiting_idx. The age counts from pending_since: the
+//              receipt, or the latest replay (API.md).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 
@@ -26,14 +28,13 @@ type Event = "received" | "delivered" | "dead";
 export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<EndpointMetrics[]> {
   return sql.begin("isolation level repeatable read read only", async (tx) => {
     const endpoints = await tx<{ endpoint_id: string; organization_id: string; open: string; delivering: string; oldest_age: string }[]>`
-      select e.id as endpoint_id, e.organization_id, open.count as open,
+      select e.id as endpoint_id, e.organization_id,
+        coalesce(counted.held - counted.delivered - counted.dead, 0) as open,
         (select count(*) from deliveries d where d.endpoint_id = e.id and d.status = 'delivering') as delivering,
-        coalesce(greatest(0, floor(extract(epoch from now() - open.oldest))), 0) as oldest_age
+        coalesce(greatest(0, floor(extract(epoch from now() - (
+          select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering'))))), 0) as oldest_age
       from endpoints e
-      cross join lateral (
-        select count(*) as count, min(d.pending_since) as oldest
-        from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
-      ) open
+      left join endpoint_delivery_counts counted on counted.endpoint_id = e.id
       order by e.organization_id, e.id`;
     const counters = await tx<{ endpoint_id: string; event: Event; attempts: number; count: string }[]>`
       select endpoint_id, event, attempts, sum(count) as count from (
