@@ -3,10 +3,11 @@
 // it holds, nor its backlog, nor its dead, nor its last hour's.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
-import { createCtx, withTransaction } from "@/lib/context";
+import { createCtx } from "@/lib/context";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
 import { deleteExpiredDeliveries } from "@/lib/retention/delete-expired-deliveries";
 import { useTestDatabase } from "@/test/db";
+import { countingDeliveriesReads } from "@/test/deliveries-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { getEndpointStats } from "./get-endpoint-stats";
@@ -88,19 +89,9 @@ describe("an endpoint's stats", () => {
     await store(endpoint.id, "dead", 1000, 2, "buried");
     await store(endpoint.id, "pending", 3, 0, "waiting");
     await getSql()`analyze deliveries`;
-    const read = await withTransaction(createCtx(org.organizationId, { type: "system" }), async (ctx) => {
-      // Entries of any index of deliveries, and rows of its sequential scans, this backend has read and not yet
-      // flushed: earlier statements' too, so the difference.
-      const entries = async () =>
-        Number((await ctx.db.execute<{ n: string }>(`
-          select pg_stat_get_xact_tuples_returned('deliveries'::regclass)
-            + (select sum(pg_stat_get_xact_tuples_returned(indexrelid)) from pg_index where indrelid = 'deliveries'::regclass) as n`))[0]!.n);
-      const before = await entries();
-      const figures = await getEndpointStats({ ctx, input: { id: endpoint.id } });
-      return { figures, entries: (await entries()) - before };
-    });
-    expect(read.figures).toMatchObject({ delivered: 5000, dead: 1000, pending: 2003, delivering: 0, receivedLastHour: 3003, deliveredLastHour: 3000 });
-    expect(read.figures.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(2 * 3600);
+    const read = await countingDeliveriesReads(createCtx(org.organizationId, { type: "system" }), (ctx) => getEndpointStats({ ctx, input: { id: endpoint.id } }));
+    expect(read.result).toMatchObject({ delivered: 5000, dead: 1000, pending: 2003, delivering: 0, receivedLastHour: 3003, deliveredLastHour: 3000 });
+    expect(read.result.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(2 * 3600);
     // What reads deliveries: those delivering (none), and the oldest open one; or, on this small table and as the
     // planner may choose, a partial index of every organization's delivering ones (a few, dead row versions
     // included). Never the 8,003 the endpoint holds, the 2,003 it waits on, the 1,000 dead, nor the 3,003 of its
