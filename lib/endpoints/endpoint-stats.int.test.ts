@@ -7,7 +7,7 @@ import { createCtx } from "@/lib/context";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
 import { deleteExpiredDeliveries } from "@/lib/retention/delete-expired-deliveries";
 import { useTestDatabase } from "@/test/db";
-import { countingDeliveriesReads } from "@/test/deliveries-reads";
+import { countingReads } from "@/test/counting-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { getEndpointStats } from "./get-endpoint-stats";
@@ -89,7 +89,7 @@ describe("an endpoint's stats", () => {
     await store(endpoint.id, "dead", 1000, 2, "buried");
     await store(endpoint.id, "pending", 3, 0, "waiting");
     await getSql()`analyze deliveries`;
-    const read = await countingDeliveriesReads(createCtx(org.organizationId, { type: "system" }), (ctx) => getEndpointStats({ ctx, input: { id: endpoint.id } }));
+    const read = await countingReads(createCtx(org.organizationId, { type: "system" }), "deliveries", (ctx) => getEndpointStats({ ctx, input: { id: endpoint.id } }));
     expect(read.result).toMatchObject({ delivered: 5000, dead: 1000, pending: 2003, delivering: 0, receivedLastHour: 3003, deliveredLastHour: 3000 });
     expect(read.result.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(2 * 3600);
     // What reads deliveries: those delivering (none), and the oldest open one; or, on this small table and as the

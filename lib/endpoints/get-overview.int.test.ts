@@ -4,7 +4,7 @@ import { getDb, getSql } from "@/db";
 import { deliveries, rejectedRequests, type DeliveryStatus } from "@/db/schema";
 import { newId } from "@/lib/ids";
 import { useTestDatabase } from "@/test/db";
-import { countingDeliveriesReads } from "@/test/deliveries-reads";
+import { countingReads } from "@/test/counting-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { getOverview } from "./get-overview";
@@ -122,8 +122,27 @@ describe("the overview does not count an endpoint's backlog", () => {
         ${ago(3 * 86_400)}::timestamptz + g * interval '1 second', ${ago(3 * 86_400)}::timestamptz + g * interval '1 second', ${ago(3 * 86_400)}::timestamptz
       from generate_series(1, 3000) g`;
     await getSql()`analyze deliveries`;
-    const read = await countingDeliveriesReads(org.ctx, (ctx) => getOverview({ ctx, input: { now: NOW } }));
+    const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
     expect(read.result.endpoints[0]).toMatchObject({ pending: 3000, oldestPendingAgeSeconds: 3 * 86_400 - 1 });
     expect(read.entries).toBeLessThan(300);
+  });
+});
+
+describe("the overview reads its own organization's counters", () => {
+  it("not the counters of other organizations' endpoints", async () => {
+    const org = await createOrganizationFixture();
+    await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Mine" });
+    const others = await createOrganizationFixture("Others");
+    await getSql()`
+      insert into endpoints (id, organization_id, name, provider, destination_url)
+      select 'ep_other' || g, ${others.organizationId}, 'other ' || g, 'none', 'https://example.com/' from generate_series(1, 300) g`;
+    await getSql()`
+      insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
+      select 'ep_other' || g, ${others.organizationId}, event, 0, 10
+      from generate_series(1, 300) g cross join unnest(array['received', 'delivered', 'dead']) event`;
+    await getSql()`analyze delivery_counters`;
+    const read = await countingReads(org.ctx, "delivery_counters", (ctx) => getOverview({ ctx, input: { now: NOW } }));
+    expect(read.result.endpoints).toHaveLength(1);
+    expect(read.entries).toBeLessThan(100); // not the 900 rows of the other organization's endpoints
   });
 });

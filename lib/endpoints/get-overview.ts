@@ -84,7 +84,9 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
         as "oldestPendingAgeSeconds",
       (select count(*) from rejected_requests r where r.endpoint_id = e.id and r.at > ${from}::timestamptz and r.at <= ${now}::timestamptz) as "refused"
     from endpoints e
-    left join endpoint_delivery_counts counted on counted.endpoint_id = e.id
+    -- Summed for these endpoints only: as a plain join (or a lateral the planner flattens) the view was summed
+    -- for every organization's endpoints, 50 ms for 5,000 of them; offset 0 keeps it a probe per endpoint.
+    left join lateral (select * from endpoint_delivery_counts c where c.endpoint_id = e.id offset 0) counted on true
     where e.organization_id = ${ctx.organizationId}
     order by e.created_at desc, e.id desc`);
   const hoursAgo = sql`floor(extract(epoch from ${now}::timestamptz - d.received_at) / 3600)::int`;
