@@ -136,7 +136,9 @@ export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead", "remove
  * (db/migrations/0004_search_trigram_and_counter_triggers.sql, 0022_stats_counters.sql): deliveries stored and
  * deleted (one row per endpoint per statement), each time a delivery becomes delivered or dead (for /api/metrics
  * a replay does not take it back), and each time one stops being so.
- * Append-only, no index: lib/metrics folds it into deliveryCounters every minute.
+ * Append-only: lib/metrics folds it into deliveryCounters every minute. Its one index, by endpoint, lets an
+ * endpoint's stats and the overview read that endpoint's events not folded yet, never every tenant's: one
+ * entry per endpoint per statement, not per delivery.
  */
 export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   endpointId: text().notNull(),
@@ -147,7 +149,7 @@ export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   count: integer().notNull(),
   /** When it happened (the statement's now(): a received event's is its deliveries' received_at). */
   at: tstz().notNull().defaultNow(),
-});
+}, (t) => [index("delivery_counter_events_endpoint_idx").on(t.endpointId)]);
 
 /** deliveryCounterEvents summed per endpoint, event and attempt count. */
 export const deliveryCounters = pgTable(

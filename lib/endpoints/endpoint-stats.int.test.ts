@@ -98,4 +98,18 @@ describe("an endpoint's stats", () => {
     // last hour.
     expect(read.entries).toBeLessThan(300);
   });
+
+  it("read their endpoint's counter events, not those another organization's ingest left for the next roll-up", async () => {
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    await store(endpoint.id, "pending", 2, 0, "mine");
+    const busy = await createOrganizationFixture("Busy");
+    await getSql()`
+      insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
+      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'received', 0, 20 from generate_series(1, 20000) g`;
+    await getSql()`analyze delivery_counter_events`;
+    const read = await countingReads(createCtx(org.organizationId, { type: "system" }), "delivery_counter_events", (ctx) =>
+      getEndpointStats({ ctx, input: { id: endpoint.id } }));
+    expect(read.result).toMatchObject({ pending: 2, receivedLastHour: 2 });
+    expect(read.entries).toBeLessThan(100); // not 20,000
+  });
 });

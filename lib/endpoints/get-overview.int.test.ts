@@ -146,3 +146,20 @@ describe("the overview reads its own organization's counters", () => {
     expect(read.entries).toBeLessThan(100); // not the 900 rows of the other organization's endpoints
   });
 });
+
+describe("the overview reads its own endpoints' counter events", () => {
+  it("not the events another organization's ingest left for the next roll-up", async () => {
+    const org = await createOrganizationFixture();
+    await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Mine" });
+    await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Mine too" });
+    const busy = await createOrganizationFixture("Busy");
+    // A minute of a busy tenant's batches: one event row per endpoint per statement.
+    await getSql()`
+      insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
+      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'received', 0, 20 from generate_series(1, 20000) g`;
+    await getSql()`analyze delivery_counter_events`;
+    const read = await countingReads(org.ctx, "delivery_counter_events", (ctx) => getOverview({ ctx, input: { now: NOW } }));
+    expect(read.result.endpoints).toHaveLength(2);
+    expect(read.entries).toBeLessThan(100); // not 2 × 20,000
+  });
+});
