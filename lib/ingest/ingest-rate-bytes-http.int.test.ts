@@ -37,11 +37,18 @@ describe("the ingest rate, counted by body size", () => {
   it("refuses an organization whose big bodies used up its rate, and stores what it admitted, while another's small requests go on", { timeout: 60_000 }, async () => {
     const heavy = await swEndpoint("Heavy bodies");
     const light = await swEndpoint("Light bodies");
-    // Four bodies of 600 KiB: each counts as 5 requests, 20 in all against a burst of 10 (and 5 a second).
-    const big = (i: number) => JSON.stringify({ type: "big", i, pad: "p".repeat(600 * 1024) });
+    // Four bodies of 900 KiB: each counts as 8 requests (one when admitted, seven once its body is read), 32 in
+    // all against a burst of 10 (and 5 a second). Sent at once, all four are usually admitted before any body is
+    // charged; on a loaded machine a body may be charged before a later one is admitted, which is then refused
+    // (CI once saw [200, 200, 200, 429]). Whatever the order, the first two fit (10 − 8 leaves 2), and two
+    // taken leave the bucket at −6 or below.
+    const big = (i: number) => JSON.stringify({ type: "big", i, pad: "p".repeat(900 * 1024) });
     const admitted = await Promise.all([0, 1, 2, 3].map((i) => post(heavy, big(i))));
-    expect(admitted.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    // Four requests taken, sixteen charged for their bodies: the bucket is far below zero for seconds.
+    const statuses = admitted.map((r) => r.status);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    const taken = statuses.filter((status) => status === 200).length;
+    expect(taken).toBeGreaterThanOrEqual(2);
+    // The bucket is far below zero for more than a second.
     const after = await post(heavy, JSON.stringify({ type: "small" }));
     expect(after.status).toBe(429);
     expect(after.body.error.code).toBe("rate_limited");
@@ -50,6 +57,6 @@ describe("the ingest rate, counted by body size", () => {
     const small = await Promise.all(Array.from({ length: 5 }, (_, i) => post(light, JSON.stringify({ type: "small", i }))));
     expect(small.map((r) => r.status)).toEqual(Array(5).fill(200));
     const [{ count }] = await getSql()`select count(*)::int from deliveries where endpoint_id = ${heavy.id}`;
-    expect(count).toBe(4);
+    expect(count).toBe(taken); // what was admitted is stored, nothing else
   });
 });
