@@ -85,8 +85,6 @@ export const deliveries = pgTable(
     index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
     // Search `q`: bodies too big for delivery_payloads_body_trgm_idx.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
-    // lib/endpoints/get-endpoint-stats.ts: delivered in the last hour.
-    index("deliveries_endpoint_delivered_idx").on(t.endpointId, t.deliveredAt).where(sql`delivered_at is not null`),
     // The retention sweep: an organization's settled deliveries, oldest change first.
     index("deliveries_org_settled_idx").on(t.organizationId, t.updatedAt).where(sql`status in ('delivered', 'dead')`),
     // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql
