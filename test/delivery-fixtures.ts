@@ -158,8 +158,8 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
 }
 
 /**
- * An organization's settled history, in SQL (fast enough for tens of thousands): deliveries `from`–`to`
- * of an endpoint that need not exist, the n-th received n seconds ago, id `dlv_<idPrefix><n padded>`, each
+ * An organization's settled history, in SQL (fast enough for tens of thousands): `count` deliveries of an
+ * endpoint that need not exist, the n-th received n seconds ago, id `dlv_<idPrefix><n padded>`, each
  * with a searchable ~1 KB body that holds `word` when n is a multiple of 100. One statement per 25,000,
  * each well inside the pool's statement timeout on a busy machine.
  */
