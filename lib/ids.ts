@@ -8,7 +8,21 @@ export type IdPrefix = "usr" | "org" | "ep" | "dlv" | "key" | "inc" | "mail" | "
 const pool = Buffer.allocUnsafe(4096);
 let offset = pool.length;
 
-/** A prefixed, random, URL-safe id with 128 bits of entropy, e.g. `ep_3k9x…`. */
+/**
+ * Ids that begin with their time: TIME_ORDERED_MARKER, the milliseconds since 1970 in 9 base-36 digits (until
+ * the year 5188), then 15 random base-36 digits (~77 bits). Delivery ids: ingest then adds each to the right
+ * edge of the btrees keyed by it (deliveries, delivery_payloads, attempts) instead of a random page of each,
+ * and ids sort by receipt. The marker sorts after the first digit of every random id (a 128-bit value's
+ * first of 25 base-36 digits is at most `f`), so the ids made before this format are all below it.
+ */
+const TIME_ORDERED: ReadonlySet<IdPrefix> = new Set(["dlv"]);
+export const TIME_ORDERED_MARKER = "g";
+const RANDOM_DIGITS = 15n;
+
+/**
+ * A prefixed, URL-safe id of 25 base-36 digits, e.g. `ep_3k9x…`: 128 random bits, or, for a delivery, its
+ * time then ~77 random bits (TIME_ORDERED).
+ */
 export function newId(prefix: IdPrefix): string {
   if (offset + 16 > pool.length) {
     randomFillSync(pool);
@@ -16,7 +30,17 @@ export function newId(prefix: IdPrefix): string {
   }
   const value = (pool.readBigUInt64BE(offset) << 64n) | pool.readBigUInt64BE(offset + 8);
   offset += 16;
-  return `${prefix}_${value.toString(36).padStart(25, "0")}`;
+  if (!TIME_ORDERED.has(prefix)) return `${prefix}_${value.toString(36).padStart(25, "0")}`;
+  const random = (value % 36n ** RANDOM_DIGITS).toString(36).padStart(Number(RANDOM_DIGITS), "0");
+  return `${prefix}_${timeOrderedIdFloor(prefix, Date.now()).slice(prefix.length + 1)}${random}`;
+}
+
+/**
+ * The smallest time-ordered id of `prefix` made at `ms` or later (ids made at `ms` sort at or above it, ids
+ * made earlier below it): where a range of ids by time begins.
+ */
+export function timeOrderedIdFloor(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${TIME_ORDERED_MARKER}${Math.floor(ms).toString(36).padStart(9, "0")}`;
 }
 
 const ID_FORMATS = new Map<IdPrefix, RegExp>();
