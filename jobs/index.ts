@@ -5,6 +5,7 @@ import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
 import { indexBodiesTask } from "./index-bodies";
+import { deliveryPartitionsTask } from "./delivery-partitions";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
@@ -18,6 +19,7 @@ export const taskList: TaskList = {
   "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
   "index-bodies": indexBodiesTask,
+  "delivery-partitions": deliveryPartitionsTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,

@@ -1,9 +1,9 @@
 // The naive comparison: bare node:http, verify with standardwebhooks, then one transaction per
 // request with its own add_job. What ingest would be without Next.js and without group commit.
 import { createServer } from "node:http";
-import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
+import { newId } from "@/lib/ids";
 
 export function startNaiveServer(options: { databaseUrl: string; port: number; endpointId: string; organizationId: string; secret: string }) {
   const sql = postgres(options.databaseUrl, { max: 10, onnotice: () => {} });
@@ -20,13 +20,15 @@ export function startNaiveServer(options: { databaseUrl: string; port: number; e
         res.writeHead(401).end();
         return;
       }
-      const id = `dlv_${randomBytes(16).toString("hex")}`;
+      const id = newId("dlv");
       try {
         await sql.begin(async (tx) => {
-          const inserted = await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-            values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${body.length})
-            on conflict (endpoint_id, external_id) do nothing returning id`;
+          // The dedupe key first, in its own table as the product keeps it (deliveries is partitioned).
+          const inserted = await tx`insert into delivery_keys (endpoint_id, external_id, delivery_id)
+            values (${options.endpointId}, ${headers["webhook-id"]!}, ${id}) on conflict (endpoint_id, external_id) do nothing returning delivery_id`;
           if (inserted.length) {
+            await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+              values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${body.length})`;
             await tx`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${options.organizationId}, ${sql.json(headers)}, ${body})`;
             await tx`select graphile_worker.add_job('deliver', json_build_object('deliveryId', ${id}::text, 'trigger', 'auto'))`;
           }

@@ -25,6 +25,16 @@ const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/**
+ * Storage layout (db/migrations/0027_delivery_partitions.sql; drizzle-kit does not model partitions, so
+ * these declarations are each parent's): deliveries, delivery_payloads and attempts are partitioned by
+ * RANGE of the delivery id, which begins with its time (lib/ids.ts): one partition of each per week,
+ * made weeks ahead (lib/storage/delivery-partitions.ts), and below them the legacy partitions, which
+ * hold every delivery made before the layout. A look-up by id prunes to one partition, and a delivery's
+ * payload and attempts share its week, so a week can go as three partitions. No foreign key refers to
+ * these tables: inbox_delete_delivery_dependents (a statement trigger) deletes a deleted delivery's
+ * payload, attempts and key.
+ */
 export const deliveries = pgTable(
   "deliveries",
   {
@@ -61,7 +71,6 @@ export const deliveries = pgTable(
     pendingSince: tstz().notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex().on(t.endpointId, t.externalId),
     index("deliveries_org_received_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()),
     index("deliveries_endpoint_received_idx").on(t.endpointId, t.receivedAt.desc(), t.id.desc()),
     // The backlog of an endpoint, oldest waiting first: its count, the oldest pending age (overview, stats,
@@ -93,6 +102,22 @@ export const deliveries = pgTable(
 );
 
 /**
+ * Each delivery's dedupe key: ingest stores a webhook once per endpoint and provider event id, and
+ * answers a repeat with the first one's id (API.md). Apart from deliveries because a unique index of a
+ * partitioned table must hold its partition key. Written in ingest's statement before its delivery;
+ * removed with it.
+ */
+export const deliveryKeys = pgTable(
+  "delivery_keys",
+  {
+    endpointId: text().notNull(),
+    externalId: text().notNull(),
+    deliveryId: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.externalId] })],
+);
+
+/**
  * What a delivery received, apart from its state: written once, in ingest's statement with its delivery, and
  * never updated. Kept out of `deliveries` so that the worker's updates of the small state (claim, finish, park,
  * wake, replay, bury) copy neither headers nor body (only the TOAST pointer of a big body, but a ~1 KB body is
@@ -102,8 +127,10 @@ export const deliveries = pgTable(
 export const deliveryPayloads = pgTable(
   "delivery_payloads",
   {
-    deliveryId: text().primaryKey().references(() => deliveries.id, { onDelete: "cascade" }),
-    // No foreign key to organizations: the row goes with its delivery, whose own key already checks it.
+    // No foreign key: deleting a delivery deletes its payload by a trigger (STORAGE_LAYOUT, below), and a
+    // week's partition goes with its delivery partition. No foreign key to organizations either: the row
+    // goes with its delivery, whose own key already checks it.
+    deliveryId: text().primaryKey(),
     organizationId: text().notNull(),
     headers: jsonb().$type<Record<string, string>>().notNull(),
     body: bytea().notNull(),
@@ -165,9 +192,11 @@ export const deliveryCounters = pgTable(
 export const attempts = pgTable(
   "attempts",
   {
-    id: bigserial({ mode: "number" }).primaryKey(),
+    // Unique by its sequence, not by a key: a key of a partitioned table must hold its partition key.
+    id: bigserial({ mode: "number" }).notNull(),
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    deliveryId: text().notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    // No foreign key, like delivery_payloads: removed with its delivery by a trigger, or with its week.
+    deliveryId: text().notNull(),
     number: integer().notNull(),
     trigger: text({ enum: ["auto", "replay"] }).notNull(),
     startedAt: tstz().notNull(),

@@ -2,15 +2,17 @@ import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 
 /**
- * Deletes up to `batchSize` deliveries `d` matching `where` (their attempts and payloads go by the cascade) and says
- * how many. Rows another transaction holds (a claim, a replay) are skipped, not waited for: the next
- * batch takes them. The purges of deleted endpoints and organizations share it.
+ * Deletes up to `batchSize` deliveries `d` matching `where` (their attempts, payloads and keys go by the
+ * trigger inbox_delete_delivery_dependents) and says how many. Rows another transaction holds (a claim, a
+ * replay) are skipped, not waited for: the next batch takes them. The purges of deleted endpoints and
+ * organizations share it. Deleted by id, not by ctid: deliveries is partitioned, and a ctid names a row
+ * only within its partition.
  */
 export async function deleteDeliveriesBatch(db: DbOrTx, where: SQL, batchSize: number): Promise<number> {
   const rows = await db.execute<{ n: number }>(sql`
     with gone as (
-      delete from deliveries where ctid = any(array(
-        select d.ctid from deliveries d where ${where}
+      delete from deliveries where id = any(array(
+        select d.id from deliveries d where ${where}
         limit ${batchSize}
         for update skip locked))
       returning 1

@@ -158,14 +158,15 @@ describe("a resume racing ingest strands nothing", () => {
     const dest = await destination();
     const endpoint = await createEndpointFixture(suite.org.ctx, dest.url, { paused: true });
     // Another session holds an uncommitted row with the same event id, so the ingest statement, once it
-    // has read the endpoint as paused, waits on it (the unique index) before it can commit.
+    // has read the endpoint as paused, waits on it (the dedupe key's index) before it can commit.
     const blocker = await getSql().reserve();
     let ingested: Promise<string> | undefined;
     let resumed: Promise<unknown> | undefined;
     try {
       await blocker`begin`;
       await blocker`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-          values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'evt_race', 1) returning id, organization_id)
+          values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'evt_race', 1) returning id, organization_id, endpoint_id, external_id),
+        k as (insert into delivery_keys (endpoint_id, external_id, delivery_id) select endpoint_id, external_id, id from d)
         insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d`;
       ingested = ingest(endpoint.id, "evt_race");
       await until("the ingest statement waiting", async () => (await lockWaiters()) === 1);

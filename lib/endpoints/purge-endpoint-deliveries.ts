@@ -1,5 +1,5 @@
 // The background half of deleting an endpoint (delete-endpoint.ts removes its row at once): its
-// deliveries, and by cascade their attempts and payloads, go in short transactions of a bounded size, so the
+// deliveries, and by a trigger their attempts, payloads and keys, go in short transactions of a bounded size, so the
 // database never holds a long transaction or a huge statement and ingest of other endpoints goes on.
 import { sql } from "drizzle-orm";
 import { getSql } from "@/db";
@@ -20,7 +20,7 @@ const MIN_PAUSE_MS = 200;
  * Removes one batch of a deleted endpoint's deliveries; returns how many. Nothing while the endpoint
  * still exists. It takes only rows nobody holds (SKIP LOCKED) and never waits for a row, so it can
  * neither block the delivery worker nor deadlock with it; a row it skipped goes in a later batch or
- * the sweep. The locked rows are then deleted by their ctid, without a second index lookup.
+ * the sweep.
  */
 function purgeBatch(ctx: Ctx, endpointId: string, batchSize: number): Promise<number> {
   return deleteDeliveriesBatch(ctx.db, sql`d.endpoint_id = ${endpointId} and d.organization_id = ${ctx.organizationId}

@@ -68,18 +68,25 @@ const STORE = `
     select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
          event_type text, headers jsonb, body text, size_bytes int, source_ip text)
   ),
+  keyed as (
+    -- The dedupe key first (its own table: deliveries is partitioned, db/schema/deliveries.ts): a repeat of
+    -- a stored key, or of an earlier row of this batch, inserts nothing here and so no delivery below.
+    insert into delivery_keys (endpoint_id, external_id, delivery_id)
+    select i.endpoint_id, i.external_id, i.id from rows i
+    where exists (select 1 from endpoints e where e.id = i.endpoint_id)
+    on conflict (endpoint_id, external_id) do nothing
+    returning delivery_id
+  ),
   inserted as (
     insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, parked_at)
     select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
            case when i.endpoint_id in (select id from held) then clock_timestamp() end
-    from rows i
-    where exists (select 1 from endpoints e where e.id = i.endpoint_id)
-    on conflict (endpoint_id, external_id) do nothing
+    from rows i join keyed on keyed.delivery_id = i.id
     returning id, endpoint_id, parked_at
   ), payloads as (
     -- The headers and body of the rows inserted, and of no other: a duplicate's payload is the first one's.
-    -- In this statement, so that a delivery is never without its payload (the foreign key is checked at its end).
+    -- In this statement, so that a delivery is never without its payload.
     insert into delivery_payloads (delivery_id, organization_id, headers, body)
     select i.id, i.organization_id, i.headers, decode(i.body, 'base64')
     from rows i join inserted on inserted.id = i.id
@@ -96,9 +103,9 @@ const STORE = `
   select inserted.id from inserted, (select count(*) from enqueued) as forced`;
 
 const FIND_EXISTING = `
-  select d.id, d.endpoint_id, d.external_id
+  select d.delivery_id as id, d.endpoint_id, d.external_id
   from json_to_recordset($1::text::json) as k(endpoint_id text, external_id text)
-  join deliveries d on d.endpoint_id = k.endpoint_id and d.external_id = k.external_id`;
+  join delivery_keys d on d.endpoint_id = k.endpoint_id and d.external_id = k.external_id`;
 
 /**
  * SQLSTATE classes that a row's own content can cause — 22 data exception (e.g. \u0000 in text, a bad

@@ -1,6 +1,6 @@
 // The background half of deleting an organization (delete-organization.ts ends access at once): its
 // endpoints one per transaction (each takes its own bounded quarantine, refused requests and counters
-// with it), then its deliveries (attempts and payloads by cascade) in short batches of rows nobody holds, paced like
+// with it), then its deliveries (attempts, payloads and keys by a trigger) in short batches of rows nobody holds, paced like
 // an endpoint's purge, so other organizations' ingest and deliveries go on.
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";

@@ -1,6 +1,6 @@
 // Re-verify an endpoint's quarantine: every quarantined request that now verifies against the
 // endpoint's secrets becomes a delivery with its original receive time, deduped on the provider's
-// event id exactly as ingest dedupes ((endpoint_id, external_id) unique, on conflict do nothing), and
+// event id exactly as ingest dedupes (delivery_keys, on conflict do nothing), and
 // is delivered; the rest stay until they expire. Run by jobs/reverify-quarantine.ts after a secret
 // rotation, and on demand (REST, dashboard).
 //
@@ -128,12 +128,17 @@ async function admit(db: Tx, organizationId: string, endpointId: string, rows: A
     with rows as materialized (
       select * from json_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, external_id: r.externalId, event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt })))}::text::json)
         as i(id text, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
+    ), keyed as (
+      -- The dedupe key first, as ingest's statement does: a key already stored inserts no delivery.
+      insert into delivery_keys (endpoint_id, external_id, delivery_id)
+      select ${endpointId}, i.external_id, i.id from rows i
+      order by i.seq
+      on conflict (endpoint_id, external_id) do nothing
+      returning delivery_id
     ), inserted as (
       insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, received_at)
       select i.id, ${organizationId}, ${endpointId}, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at
-      from rows i
-      order by i.seq
-      on conflict (endpoint_id, external_id) do nothing
+      from rows i join keyed on keyed.delivery_id = i.id
       returning id, endpoint_id
     ), payloads as (
       -- Only the rows inserted: a duplicate keeps the payload it was first stored with.

@@ -1,6 +1,6 @@
-// The one statement that removes an organization's expired deliveries (their attempts and payloads go
-// with them by the attempts → deliveries and delivery_payloads → deliveries foreign keys' cascades). Kept alone so a change of storage layout changes it
-// in one place.
+// The one statement that removes an organization's expired deliveries (their attempts, payloads and keys
+// go with them by the trigger inbox_delete_delivery_dependents). Kept alone so a change of storage layout
+// changes it in one place.
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { retentionCutoff } from "./retention-cutoff";
@@ -12,13 +12,14 @@ import { retentionCutoff } from "./retention-cutoff";
  * nor deadlocks with them) and go in a later batch. The conditions are checked again on each row as
  * it is locked, so a replay that committed meanwhile (status pending, updated_at now) keeps its
  * delivery; pending and delivering ones are never taken, nor a dead one whose buried attempt is still
- * in flight (its finish must find its row). Locked rows are deleted by ctid, without a second lookup.
+ * in flight (its finish must find its row). Locked rows are deleted by id (a ctid names a row only
+ * within its partition).
  */
 export async function deleteExpiredDeliveries({ ctx, input }: { ctx: Ctx; input: { limit: number } }): Promise<number> {
   const rows = await ctx.db.execute<{ n: number }>(sql`
     with gone as (
-      delete from deliveries where ctid = any(array(
-        select d.ctid from deliveries d
+      delete from deliveries where id = any(array(
+        select d.id from deliveries d
         where d.organization_id = ${ctx.organizationId}
           and d.status in ('delivered', 'dead')
           and d.updated_at < ${retentionCutoff(ctx.organizationId)}

@@ -112,26 +112,37 @@ describe("an index built online on a big table", () => {
 
   it("builds again an index an interrupted build left invalid, and leaves a valid one alone", async () => {
     const index = { name: "deliveries_interrupted_test_idx", on: "deliveries (endpoint_id, size_bytes)" };
+    // deliveries is partitioned: what a build leaves behind is a partition's index (the rows above are in the legacy one).
+    const partitionIndex = "deliveries_legacy_interrupted_test_idx";
     const builder = await connection();
     const inFlight = await sql.reserve();
     try {
       // A build cancelled while it waits for an ingest transaction: PostgreSQL keeps the index, marked invalid.
       await inFlight`begin`;
       await ingestLike(inFlight);
-      const cancelled = builder.client.unsafe(`create index concurrently ${index.name} on ${index.on}`).then(() => "built", (error: Error) => error.message);
+      const cancelled = builder.client.unsafe(`create index concurrently ${partitionIndex} on deliveries_legacy (endpoint_id, size_bytes)`).then(() => "built", (error: Error) => error.message);
       await untilBuildWaits(builder.pid);
       await sql`select pg_cancel_backend(${builder.pid})`;
       expect(await cancelled).toMatch(/canceling statement/);
       await inFlight`commit`;
-      expect(await indexState(index.name)).toMatchObject({ valid: false });
+      const invalid = await indexState(partitionIndex);
+      expect(invalid).toMatchObject({ valid: false });
 
       await buildOnlineIndexes(sql, [index]);
       const rebuilt = await indexState(index.name);
       expect(rebuilt).toMatchObject({ valid: true });
       expect(rebuilt!.definition).toContain("(endpoint_id, size_bytes)");
+      const partitionRebuilt = await indexState(partitionIndex);
+      expect(partitionRebuilt).toMatchObject({ valid: true });
+      expect(partitionRebuilt!.oid).not.toBe(invalid!.oid);
+      // Every partition has its copy, attached: the parent's index is used for all of them.
+      const copies = await sql`select count(*)::int as n from pg_partition_tree(${index.name}::regclass) where isleaf`;
+      const partitions = await sql`select count(*)::int as n from pg_partition_tree('deliveries') where isleaf`;
+      expect(copies[0]!.n).toBe(partitions[0]!.n);
 
       await buildOnlineIndexes(sql, [index]);
       expect((await indexState(index.name))!.oid).toBe(rebuilt!.oid);
+      expect((await indexState(partitionIndex))!.oid).toBe(partitionRebuilt!.oid);
     } finally {
       await inFlight`rollback`.catch(() => {});
       inFlight.release();

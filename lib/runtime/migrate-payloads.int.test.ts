@@ -49,15 +49,15 @@ const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x5c, 0x30, 0x80, 0x7b, 0xc3, 0x28
 const BIG_BINARY = Buffer.concat([randomBytes(40 * 1024), json(" LargeNeedle42 "), randomBytes(60 * 1024)]); // > 64 KiB
 
 const SEEDS: Seed[] = [
-  { id: "dlv_u_pending", endpoint: "live", status: "pending", body: json('{"type":"order.created","n":1}'), headers: { "content-type": "application/json", "x-one": "1" }, eventType: "order.created", attempts: 0 },
-  { id: "dlv_u_retrying", endpoint: "live", status: "pending", body: BINARY, headers: { "content-type": "application/octet-stream" }, eventType: null, attempts: 2 },
-  { id: "dlv_u_parked", endpoint: "paused", status: "pending", body: json('{"parked":true}'), headers: {}, eventType: "order.parked", attempts: 0, parked: true },
-  { id: "dlv_u_delivering", endpoint: "live", status: "delivering", body: json('{"in":"flight"}'), headers: { "x-h": "é ü 🚀" }, eventType: "order.flying", attempts: 1, claimed: true },
-  { id: "dlv_u_delivered", endpoint: "live", status: "delivered", body: json('{"note":"ZebraWord42 inside"}'), headers: { "content-type": "application/json" }, eventType: "order.done", attempts: 2 },
-  { id: "dlv_u_dead", endpoint: "live", status: "dead", body: BINARY.subarray(1), headers: { a: "b" }, eventType: "order.dead", attempts: 3 },
-  { id: "dlv_u_big", endpoint: "live", status: "delivered", body: BIG_BINARY, headers: { "content-type": "application/octet-stream" }, eventType: "blob", attempts: 1 },
-  { id: "dlv_u_big_dead", endpoint: "live", status: "dead", body: Buffer.alloc(70 * 1024, 0x61), headers: {}, eventType: "blob", attempts: 1 },
-  { id: "dlv_u_empty", endpoint: "live", status: "delivered", body: Buffer.alloc(0), headers: {}, eventType: null, attempts: 1 },
+  { id: "dlv_a_pending", endpoint: "live", status: "pending", body: json('{"type":"order.created","n":1}'), headers: { "content-type": "application/json", "x-one": "1" }, eventType: "order.created", attempts: 0 },
+  { id: "dlv_a_retrying", endpoint: "live", status: "pending", body: BINARY, headers: { "content-type": "application/octet-stream" }, eventType: null, attempts: 2 },
+  { id: "dlv_a_parked", endpoint: "paused", status: "pending", body: json('{"parked":true}'), headers: {}, eventType: "order.parked", attempts: 0, parked: true },
+  { id: "dlv_a_delivering", endpoint: "live", status: "delivering", body: json('{"in":"flight"}'), headers: { "x-h": "é ü 🚀" }, eventType: "order.flying", attempts: 1, claimed: true },
+  { id: "dlv_a_delivered", endpoint: "live", status: "delivered", body: json('{"note":"ZebraWord42 inside"}'), headers: { "content-type": "application/json" }, eventType: "order.done", attempts: 2 },
+  { id: "dlv_a_dead", endpoint: "live", status: "dead", body: BINARY.subarray(1), headers: { a: "b" }, eventType: "order.dead", attempts: 3 },
+  { id: "dlv_a_big", endpoint: "live", status: "delivered", body: BIG_BINARY, headers: { "content-type": "application/octet-stream" }, eventType: "blob", attempts: 1 },
+  { id: "dlv_a_big_dead", endpoint: "live", status: "dead", body: Buffer.alloc(70 * 1024, 0x61), headers: {}, eventType: "blob", attempts: 1 },
+  { id: "dlv_a_empty", endpoint: "live", status: "delivered", body: Buffer.alloc(0), headers: {}, eventType: null, attempts: 1 },
 ];
 
 describe("migration 0019 (payloads apart) on a database at 0018 with deliveries in every state", () => {
@@ -99,7 +99,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
         }
       }
       // The two waiting deliveries of the live endpoint have their jobs, as ingest and a retry leave them.
-      await enqueueRaw(sql, ["dlv_u_pending", "dlv_u_retrying"].map((id) => deliverJobSpec({ deliveryId: id, endpointId: "ep_u_live", trigger: "auto" })));
+      await enqueueRaw(sql, ["dlv_a_pending", "dlv_a_retrying"].map((id) => deliverJobSpec({ deliveryId: id, endpointId: "ep_u_live", trigger: "auto" })));
 
       const stateBefore = await sql`select * from deliveries order by id`;
       const attemptsBefore = await sql`select * from attempts order by id`;
@@ -131,26 +131,26 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
       // It works: the waiting deliveries are claimed and sent with their own bytes and headers.
       worker = await startTestWorker({ deliver: deliverTask });
       await until("both waiting deliveries delivered", async () => {
-        const rows = await sql`select count(*)::int as n from deliveries where id in ('dlv_u_pending', 'dlv_u_retrying') and status = 'delivered'`;
+        const rows = await sql`select count(*)::int as n from deliveries where id in ('dlv_a_pending', 'dlv_a_retrying') and status = 'delivered'`;
         return rows[0]!.n === 2;
       });
-      for (const id of ["dlv_u_pending", "dlv_u_retrying"]) {
+      for (const id of ["dlv_a_pending", "dlv_a_retrying"]) {
         const seed = SEEDS.find((s) => s.id === id)!;
         const sent = destination.requests.filter((r) => r.headers["x-inbox-delivery-id"] === id);
         expect(sent, id).toHaveLength(1);
         expect(Buffer.compare(sent[0]!.body, seed.body), id).toBe(0);
         for (const [header, value] of Object.entries(seed.headers)) expect(sent[0]!.headers[header], `${id} ${header}`).toBe(value);
       }
-      expect((await sql`select number from attempts where delivery_id = 'dlv_u_retrying' order by number`).map((r) => r.number)).toEqual([1, 2, 3]);
+      expect((await sql`select number from attempts where delivery_id = 'dlv_a_retrying' order by number`).map((r) => r.number)).toEqual([1, 2, 3]);
 
       // Search finds migrated bodies, whatever the case, by walking the newest and through the indexes (a window of 1).
       const ctx = createCtx("org_u", { type: "system" });
       const search = async (q: string) => (await listDeliveries({ ctx, input: { q } })).data.map((d) => d.id);
       for (const window of ["1", "10000"]) {
         process.env.INBOX_SEARCH_WINDOW = window;
-        expect(await search("zebraword42"), `window ${window}`).toEqual(["dlv_u_delivered"]);
-        expect(await search("LARGENEEDLE42"), `window ${window}`).toEqual(["dlv_u_big"]);
-        expect(await search("parked"), `window ${window}`).toEqual(["dlv_u_parked"]);
+        expect(await search("zebraword42"), `window ${window}`).toEqual(["dlv_a_delivered"]);
+        expect(await search("LARGENEEDLE42"), `window ${window}`).toEqual(["dlv_a_big"]);
+        expect(await search("parked"), `window ${window}`).toEqual(["dlv_a_parked"]);
       }
     } finally {
       delete process.env.INBOX_SEARCH_WINDOW;

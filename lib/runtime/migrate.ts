@@ -1,5 +1,5 @@
 // Brings a database to the current schema: our drizzle-kit SQL migrations, then graphile-worker's, then
-// the indexes built online (db/online-indexes.ts), one process at a time.
+// the indexes built online (db/online-indexes.ts) and the delivery partitions ahead, one process at a time.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
@@ -8,6 +8,7 @@ import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "./build-online-indexes";
+import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { redactLogText } from "@/lib/logging/describe-error";
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
@@ -29,6 +30,8 @@ export async function migrateDatabase(url: string, { onlineIndexes = ONLINE_INDE
       // After graphile-worker's migrations, which may replace the function.
       await client.unsafe(PLAN_ADD_JOBS_FRESH);
       await buildOnlineIndexes(client, onlineIndexes);
+      // The weeks ahead, also for a database that was down while they came due.
+      await makeDeliveryPartitions(client);
     });
   } finally {
     await client.end();

@@ -1,0 +1,151 @@
+// Migration 0027 (the storage layout: deliveries, delivery_payloads and attempts partitioned by delivery id) on
+// a database at 0026 with deliveries in every state, their payloads and attempts, and its online indexes built:
+// every row stays as it was, in the legacy partitions, under the indexes it had (attached, not built again);
+// ingest still answers a repeat of a stored event id with the stored delivery, and stores new ones in this
+// week's partition; deleting a delivery still takes its payload, attempts and key with it; stats are unchanged.
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { runMigrations } from "graphile-worker";
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { ONLINE_INDEXES } from "@/db/online-indexes";
+import { closeDb } from "@/db";
+import { createCtx } from "@/lib/context";
+import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
+import { newId } from "@/lib/ids";
+import { GroupCommitter, type NewDelivery } from "@/lib/ingest/group-commit";
+import { migrationsBefore } from "@/test/migrations-before";
+import { buildOnlineIndexes } from "./build-online-indexes";
+import { withDatabase } from "./database-url";
+import { migrateDatabase, quietGraphileLogger } from "./migrate";
+
+const name = `${inject("runPrefix")}_m27_${Math.random().toString(36).slice(2, 8)}`;
+const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
+const older = migrationsBefore("0027_delivery_partitions");
+
+afterAll(async () => {
+  await closeDb();
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+  older.remove();
+});
+
+const STATES = ["pending", "parked", "delivering", "delivered", "dead"] as const;
+const PER_STATE = 400;
+
+describe("migration 0027 (delivery partitions) on a database at 0026", () => {
+  it("keeps every row and index in the legacy partitions, and ingest, dedupe, deletion and stats work on", { timeout: 120_000 }, async () => {
+    await admin.unsafe(`create database "${name}"`);
+    const url = withDatabase(inject("adminUrl"), name);
+    process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
+    const sql = postgres(url, { max: 2, onnotice: () => {} });
+    try {
+      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
+      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+      await buildOnlineIndexes(sql, ONLINE_INDEXES);
+      await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
+      await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
+        values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b')`;
+      // Ids as the random format made them (hex digits stand in for base 36: below the time-ordered marker).
+      for (const [s, state] of STATES.entries()) {
+        await sql`
+          insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at,
+            attempt_count, auto_attempt_count, last_status_code, claimed_by_job, lease_expires_at, parked_at, updated_at, delivered_at)
+          select 'dlv_' || substr(md5(${state} || g), 1, 25), 'org_u', case when g % 3 = 0 then 'ep_u_b' else 'ep_u_a' end,
+            'evt_' || ${state} || '_' || g, 'order.' || ${state}, case ${state} when 'parked' then 'pending' else ${state} end, 20 + g,
+            now() - (g || ' minutes')::interval, ${s % 3}, ${s % 3}, case when ${s % 3} > 0 then 500 end,
+            case ${state} when 'delivering' then 'job_' || g end, case ${state} when 'delivering' then now() + interval '1 minute' end,
+            case ${state} when 'parked' then now() - (g || ' seconds')::interval end, now() - (g || ' seconds')::interval,
+            case ${state} when 'delivered' then now() end
+          from generate_series(1, ${PER_STATE}) g`;
+      }
+      await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+        select id, organization_id, jsonb_build_object('x-id', id), convert_to('{"id":"' || id || '"}', 'UTF8'), id < 'dlv_8' from deliveries`;
+      await sql`insert into attempts (organization_id, delivery_id, number, trigger, started_at, status_code, error)
+        select organization_id, id, n, 'auto', now() - (n || ' minutes')::interval, 500, 'HTTP 500'
+        from deliveries, generate_series(1, attempt_count) n`;
+      const ctx = createCtx("org_u", { type: "system" });
+      const statsBefore = [await getEndpointStats({ ctx, input: { id: "ep_u_a" } }), await getEndpointStats({ ctx, input: { id: "ep_u_b" } })];
+      const snapshot = async () => ({
+        deliveries: await sql`select * from deliveries order by id`,
+        payloads: await sql`select * from delivery_payloads order by delivery_id`,
+        attempts: await sql`select * from attempts order by id`,
+      });
+      const before = await snapshot();
+      expect(before.attempts.length).toBeGreaterThan(1_000);
+      const indexOids = async (table: string, as: string) =>
+        (await sql<{ name: string; oid: number }[]>`
+          select replace(c.relname, ${as}, ${table}) as name, c.oid::int as oid from pg_index i join pg_class c on c.oid = i.indexrelid
+          where i.indrelid = ${as}::regclass order by 1`).map((row) => ({ ...row }));
+      const indexesBefore = await indexOids("deliveries", "deliveries");
+      const maxAttemptId = Number((await sql`select max(id) as id from attempts`)[0]!.id);
+
+      await migrateDatabase(url);
+
+      // Every row as it was, all in the legacy partitions.
+      const after = await snapshot();
+      expect(after.deliveries.map((row) => ({ ...row }))).toEqual(before.deliveries.map((row) => ({ ...row })));
+      expect(after.payloads.map((row) => ({ ...row }))).toEqual(before.payloads.map((row) => ({ ...row })));
+      expect(after.attempts.map((row) => ({ ...row }))).toEqual(before.attempts.map((row) => ({ ...row })));
+      for (const table of ["deliveries", "delivery_payloads", "attempts"]) {
+        const where = await sql`select tableoid::regclass::text as partition, count(*)::int as n from ${sql(table)} group by 1`;
+        expect(where.map((row) => ({ ...row })), table).toEqual([{ partition: `${table}_legacy`, n: before[table === "deliveries" ? "deliveries" : table === "attempts" ? "attempts" : "payloads"].length }]);
+      }
+      // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys'.
+      const legacyIndexes = await indexOids("deliveries", "deliveries_legacy");
+      expect(legacyIndexes).toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index"));
+      const attached = await sql`select count(*)::int as n from pg_inherits h join pg_index i on i.indexrelid = h.inhrelid where i.indrelid = 'deliveries_legacy'::regclass`;
+      expect(attached[0]!.n).toBe(legacyIndexes.length);
+      const invalid = await sql`select c.relname from pg_index i join pg_class c on c.oid = i.indexrelid where not i.indisvalid`;
+      expect(invalid).toHaveLength(0);
+      for (const [i, id] of ["ep_u_a", "ep_u_b"].entries()) {
+        // The oldest pending age has grown by the seconds the migration took; the counts are the same.
+        const { oldestPendingAgeSeconds, ...counts } = await getEndpointStats({ ctx, input: { id } });
+        const { oldestPendingAgeSeconds: ageBefore, ...countsBefore } = statsBefore[i]!;
+        expect(counts, id).toEqual(countsBefore);
+        expect(oldestPendingAgeSeconds - ageBefore, id).toBeGreaterThanOrEqual(0);
+        expect(oldestPendingAgeSeconds - ageBefore, id).toBeLessThan(30);
+      }
+
+      // Ingest: a stored event id is a duplicate of the stored delivery; a new one goes in this week's partition.
+      const committer = new GroupCommitter(() => sql, { timeoutMs: 8_000, statementTimeoutMs: 5_000, maxBatch: 50, maxConcurrent: 1 });
+      const webhook = (externalId: string): NewDelivery => ({
+        id: newId("dlv"), organizationId: "org_u", endpointId: "ep_u_a", externalId, eventType: "order.new",
+        headers: {}, body: Buffer.from("{}"), sourceIp: null,
+      });
+      const stored = before.deliveries.find((row) => row.endpoint_id === "ep_u_a" && row.status === "delivered")!;
+      expect(await committer.store(webhook(stored.external_id))).toEqual({ id: stored.id, duplicate: true });
+      const fresh = await committer.store(webhook("evt_after_the_upgrade"));
+      expect(fresh?.duplicate).toBe(false);
+      const week = `deliveries_w${weekOf(new Date())}`;
+      for (const [table, key] of [["deliveries", "id"], ["delivery_payloads", "delivery_id"]] as const) {
+        const [row] = await sql`select tableoid::regclass::text as partition from ${sql(table)} where ${sql(key)} = ${fresh!.id}`;
+        expect(row?.partition, table).toBe(week.replace("deliveries", table));
+      }
+      // The attempts' sequence goes on from the legacy rows.
+      const [attempt] = await sql`insert into attempts (organization_id, delivery_id, number, trigger, started_at)
+        values ('org_u', ${fresh!.id}, 1, 'auto', now()) returning id, tableoid::regclass::text as partition`;
+      expect(Number(attempt!.id)).toBeGreaterThan(maxAttemptId);
+      expect(attempt!.partition).toBe(week.replace("deliveries", "attempts"));
+
+      // Deleting a delivery takes its payload, attempts and key with it, in either layout: its event id is new again.
+      const legacyDead = before.deliveries.find((row) => row.endpoint_id === "ep_u_a" && row.status === "dead" && row.attempt_count > 0)!;
+      await sql`delete from deliveries where id in (${legacyDead.id}, ${fresh!.id})`;
+      for (const id of [legacyDead.id, fresh!.id]) {
+        expect(await sql`select 1 from delivery_payloads where delivery_id = ${id}`, id).toHaveLength(0);
+        expect(await sql`select 1 from attempts where delivery_id = ${id}`, id).toHaveLength(0);
+        expect(await sql`select 1 from delivery_keys where delivery_id = ${id}`, id).toHaveLength(0);
+      }
+      expect((await committer.store(webhook(legacyDead.external_id)))?.duplicate).toBe(false);
+      expect(Number((await sql`select count(*) as n from delivery_keys`)[0]!.n)).toBe(before.deliveries.length);
+    } finally {
+      await sql.end();
+    }
+  });
+});
+
+/** The Monday (UTC) of `at`'s week, as partitions are named: YYYYMMDD. */
+function weekOf(at: Date): string {
+  const monday = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - ((at.getUTCDay() + 6) % 7)));
+  return monday.toISOString().slice(0, 10).replaceAll("-", "");
+}

@@ -1,0 +1,176 @@
+// The weekly partitions of deliveries, delivery_payloads and attempts (db/schema/deliveries.ts): made ahead,
+// each with every index of its parent, holding the ids of their week; and the statements that delete
+// deliveries by batch delete the rows they chose, never another partition's row at the same place.
+import { sql as drizzleSql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb, getSql } from "@/db";
+import { createCtx } from "@/lib/context";
+import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
+import { newId, timeOrderedIdFloor } from "@/lib/ids";
+import { deleteExpiredDeliveries } from "@/lib/retention/delete-expired-deliveries";
+import { createEndpointFixture } from "@/test/delivery-fixtures";
+import { createOrganizationFixture } from "@/test/fixtures";
+import { useTestDatabase } from "@/test/db";
+import { dropEmptiedDeliveryWeeks, makeDeliveryPartitions } from "./delivery-partitions";
+
+useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+
+const WEEK_MS = 7 * 86_400_000;
+const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
+
+/** The Monday (UTC) of the week `weeks` after this one, as partitions are named: YYYYMMDD. */
+function monday(weeks: number): string {
+  const now = new Date();
+  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)) + weeks * WEEK_MS);
+  return at.toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+const partitions = async (table: string) =>
+  (await getSql()<{ name: string }[]>`select c.relname as name from pg_inherits h join pg_class c on c.oid = h.inhrelid
+    where h.inhparent = ${table}::regclass order by 1`).map((row) => row.name);
+
+const partitionOf = async (id: string) =>
+  (await getSql()`select tableoid::regclass::text as name from deliveries where id = ${id}`)[0]?.name as string | undefined;
+
+describe("delivery partitions", () => {
+  it("bound weeks where lib/ids.ts puts their ids, to the millisecond", async () => {
+    for (const at of [Date.UTC(2026, 11, 7), Date.UTC(2026, 11, 7) - 1, Date.UTC(2031, 5, 1, 12, 0, 0, 999), 1_700_000_000_123]) {
+      // A microsecond past the millisecond: the floor is that millisecond's, as Math.floor takes it.
+      const [row] = await getSql()`select inbox_time_ordered_id_floor('dlv', to_timestamp(${(at + 0.001) / 1000})) as floor`;
+      expect(row!.floor, new Date(at).toISOString()).toBe(timeOrderedIdFloor("dlv", at));
+    }
+  });
+
+  it("are made this week and four ahead, each with all of its parent's indexes; more on demand, none twice", async () => {
+    const weeks = [0, 1, 2, 3, 4].map((w) => `_w${monday(w)}`);
+    for (const table of TABLES) {
+      expect(await partitions(table), table).toEqual([`${table}_default`, `${table}_legacy`, ...weeks.map((w) => table + w)]);
+    }
+    expect(await makeDeliveryPartitions(getSql(), 6)).toBe(2);
+    expect(await makeDeliveryPartitions(getSql(), 6)).toBe(0);
+    for (const table of TABLES) {
+      const parentIndexes = await getSql()<{ name: string }[]>`
+        select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${table}::regclass`;
+      for (const partition of await partitions(table)) {
+        const copies = await getSql()<{ name: string; parent: string }[]>`
+          select c.relname as name, p.relname as parent from pg_index i join pg_class c on c.oid = i.indexrelid
+          join pg_inherits h on h.inhrelid = i.indexrelid join pg_class p on p.oid = h.inhparent
+          where i.indrelid = ${partition}::regclass order by 2`;
+        expect(copies.map((row) => row.parent), partition).toEqual(parentIndexes.map((row) => row.name).sort());
+        // Named after the partition then the parent's index, as the legacy ones are (the keys' too).
+        for (const copy of copies) expect(copy.name, partition).toBe(partition + copy.parent.slice(table.length));
+      }
+    }
+  });
+
+  it("hold each delivery in its week's partition, its payload and attempts beside it; any other id in the default one", async () => {
+    const { ctx } = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
+    const sql = getSql();
+    const insert = (id: string) => sql`
+      with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+        values (${id}, ${ctx.organizationId}, ${endpoint.id}, ${id}, 1) returning id, organization_id)
+      , p as (insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d)
+      insert into attempts (organization_id, delivery_id, number, trigger, started_at) select organization_id, id, 1, 'auto', now() from d`;
+    const now = newId("dlv");
+    const inTwoWeeks = timeOrderedIdFloor("dlv", Date.now() + 2 * WEEK_MS) + "0".repeat(15);
+    const handMade = "dlv_zz_by_hand";
+    for (const id of [now, inTwoWeeks, handMade]) await insert(id);
+    expect(await partitionOf(now)).toBe(`deliveries_w${monday(0)}`);
+    expect(await partitionOf(inTwoWeeks)).toBe(`deliveries_w${monday(2)}`);
+    expect(await partitionOf(handMade)).toBe("deliveries_default");
+    for (const id of [now, inTwoWeeks, handMade]) {
+      const payload = await sql`select tableoid::regclass::text as name from delivery_payloads where delivery_id = ${id}`;
+      const attempt = await sql`select tableoid::regclass::text as name from attempts where delivery_id = ${id}`;
+      expect(payload[0]!.name).toBe((await partitionOf(id))!.replace("deliveries", "delivery_payloads"));
+      expect(attempt[0]!.name).toBe((await partitionOf(id))!.replace("deliveries", "attempts"));
+    }
+  });
+
+  it("skip a week whose ids already went to the default partition, and make the others", async () => {
+    const { ctx } = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
+    // A delivery of the week in ten weeks, stored while its partitions do not exist yet (the cron stopped).
+    const early = timeOrderedIdFloor("dlv", Date.now() + 10 * WEEK_MS) + "0".repeat(15);
+    await getSql()`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+      values (${early}, ${ctx.organizationId}, ${endpoint.id}, 'evt_early', 1)`;
+    expect(await partitionOf(early)).toBe("deliveries_default");
+    await makeDeliveryPartitions(getSql(), 11);
+    const made = await partitions("deliveries");
+    for (const week of [7, 8, 9, 11]) expect(made).toContain(`deliveries_w${monday(week)}`);
+    expect(made).not.toContain(`deliveries_w${monday(10)}`);
+    expect(await partitionOf(early)).toBe("deliveries_default");
+    // The next run tries that week again, and still leaves it.
+    expect(await makeDeliveryPartitions(getSql(), 11)).toBe(0);
+  });
+
+  it("drop a past week once it holds nothing, never one holding a delivery, and give way to a reader", async () => {
+    const { ctx } = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
+    const sql = getSql();
+    await makeDeliveryPartitions(sql, 9);
+    const inWeek = (weeks: number) => timeOrderedIdFloor("dlv", Date.parse(`${monday(weeks).replace(/(\d{4})(\d{2})(\d{2})/, "$1-$2-$3")}T12:00:00Z`)) + "0".repeat(15);
+    const [kept, emptied] = [inWeek(7), inWeek(8)];
+    for (const id of [kept, emptied]) {
+      await sql`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
+          values (${id}, ${ctx.organizationId}, ${endpoint.id}, ${id}, 1) returning id, organization_id)
+        insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d`;
+    }
+    expect(await partitionOf(emptied)).toBe(`deliveries_w${monday(8)}`);
+    await sql`delete from deliveries where id = ${emptied}`;
+    // As if it were the Tuesday of the week in nine weeks: weeks 0 to 8 are past.
+    const later = new Date(Date.parse(`${monday(9).replace(/(\d{4})(\d{2})(\d{2})/, "$1-$2-$3")}T12:00:00Z`) + 86_400_000);
+
+    // A reader of deliveries in flight: the drop gives up at once rather than queue every writer behind it.
+    const reader = await sql.reserve();
+    try {
+      await reader`begin`;
+      await reader`select count(*) from deliveries where id = ${kept}`;
+      expect(await dropEmptiedDeliveryWeeks(sql, later)).toEqual([]);
+    } finally {
+      await reader`rollback`;
+      reader.release();
+    }
+
+    const dropped = await dropEmptiedDeliveryWeeks(sql, later);
+    const left = await partitions("deliveries");
+    expect(dropped).toContain(monday(8));
+    expect(left).not.toContain(`deliveries_w${monday(8)}`);
+    for (const table of ["delivery_payloads", "attempts"]) expect(await partitions(table)).not.toContain(`${table}_w${monday(8)}`);
+    // Weeks with a delivery stay, and so does everything from the week of `later` on.
+    for (const week of [0, 7, 9, 11]) expect(left, `week ${week}`).toContain(`deliveries_w${monday(week)}`);
+    expect(await partitionOf(kept)).toBe(`deliveries_w${monday(7)}`);
+    expect(await sql`select 1 from delivery_payloads where delivery_id = ${kept}`).toHaveLength(1);
+    // Nothing is lost if an id of a dropped week turns up after all: the default partition takes it.
+    const straggler = inWeek(8).slice(0, -1) + "1";
+    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes) values (${straggler}, ${ctx.organizationId}, ${endpoint.id}, 'evt_straggler', 1)`;
+    expect(await partitionOf(straggler)).toBe("deliveries_default");
+    expect(await dropEmptiedDeliveryWeeks(sql, later)).toEqual([]);
+  });
+
+  it("delete, by batch, the rows chosen and no row of another partition at the same place (ctid)", async () => {
+    const a = await createOrganizationFixture();
+    const b = await createOrganizationFixture();
+    const endpointA = await createEndpointFixture(a.ctx, "http://127.0.0.1:9/a");
+    const endpointB = await createEndpointFixture(b.ctx, "http://127.0.0.1:9/b");
+    const sql = getSql();
+    // A's expired deliveries in the legacy partition, B's kept ones in this week's: each partition's rows
+    // begin at the same ctids, (0,1), (0,2), …
+    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, updated_at)
+      select 'dlv_0expired' || g, ${a.organizationId}, ${endpointA.id}, 'evt_' || g, 'delivered', 1, now() - interval '400 days'
+      from generate_series(1, 50) g`;
+    const kept = Array.from({ length: 50 }, () => newId("dlv"));
+    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
+      select id, ${b.organizationId}, ${endpointB.id}, id, 'delivered', 1 from unnest(${kept}::text[]) id`;
+    const [shared] = await sql`select count(*)::int as n from deliveries x join deliveries y on x.ctid = y.ctid
+      where x.organization_id = ${a.organizationId} and y.organization_id = ${b.organizationId}`;
+    expect(shared!.n).toBeGreaterThanOrEqual(30);
+
+    expect(await deleteExpiredDeliveries({ ctx: createCtx(a.organizationId, { type: "system" }), input: { limit: 30 } })).toBe(30);
+    expect(await deleteDeliveriesBatch(getDb(), drizzleSql`d.organization_id = ${a.organizationId}`, 10)).toBe(10);
+    const left = await sql`select organization_id, count(*)::int as n from deliveries
+      where organization_id in (${a.organizationId}, ${b.organizationId}) group by 1`;
+    expect(Object.fromEntries(left.map((row) => [row.organization_id, row.n]))).toEqual({ [a.organizationId]: 10, [b.organizationId]: 50 });
+  });
+});
