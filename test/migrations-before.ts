@@ -2,6 +2,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { runMigrations } from "graphile-worker";
+import type postgres from "postgres";
+import type { OnlineIndex } from "@/db/online-indexes";
+import { buildOnlineIndexes } from "@/lib/runtime/build-online-indexes";
+import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** A copy of db/migrations whose journal ends just before migration `tag`; `remove()` deletes the copy. */
 export function migrationsBefore(tag: string): { folder: string; remove: () => void } {
@@ -14,4 +21,14 @@ export function migrationsBefore(tag: string): { folder: string; remove: () => v
   journal.entries = journal.entries.slice(0, at);
   writeFileSync(journalFile, JSON.stringify(journal));
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * `sql`'s database (at `url`) as the release before `older`'s cut left it: our migrations up to there,
+ * graphile-worker's, and `onlineIndexes` (those that release had; none by default).
+ */
+export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { folder: string }, onlineIndexes: readonly OnlineIndex[] = []): Promise<void> {
+  await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
+  await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+  await buildOnlineIndexes(sql, onlineIndexes);
 }

@@ -4,15 +4,11 @@
 // that long. The seed is SQL, ids of the random format; the database is dropped at the end.
 // Prints its figures; asserts nothing.
 //   npm run bench:upgrade   env: BENCH_DELIVERIES (1000000), DATABASE_URL (the server; default the local one)
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
-import { buildOnlineIndexes } from "@/lib/runtime/build-online-indexes";
 import { withDatabase } from "@/lib/runtime/database-url";
-import { migrateDatabase, quietGraphileLogger } from "@/lib/runtime/migrate";
-import { migrationsBefore } from "@/test/migrations-before";
+import { migrateDatabase } from "@/lib/runtime/migrate";
+import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1_000_000);
 const CHUNK = 100_000;
@@ -27,9 +23,7 @@ async function main() {
   const url = withDatabase(adminUrl, name);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
-    await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-    await buildOnlineIndexes(sql, ONLINE_INDEXES);
+    await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
     await sql`insert into organizations (id, name) values ('org_b', 'Bench')`;
     await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
       select 'ep_b' || e, 'org_b', 'E' || e, 'none', 'https://example.com/' || e from generate_series(1, 20) e`;

@@ -3,9 +3,6 @@
 // every row stays as it was, in the legacy partitions, under the indexes it had (attached, not built again);
 // ingest still answers a repeat of a stored event id with the stored delivery, and stores new ones in this
 // week's partition; deleting a delivery still takes its payload, attempts and key with it; stats are unchanged.
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
@@ -14,10 +11,9 @@ import { createCtx } from "@/lib/context";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { newId } from "@/lib/ids";
 import { GroupCommitter, type NewDelivery } from "@/lib/ingest/group-commit";
-import { migrationsBefore } from "@/test/migrations-before";
-import { buildOnlineIndexes } from "./build-online-indexes";
+import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
-import { migrateDatabase, quietGraphileLogger } from "./migrate";
+import { migrateDatabase } from "./migrate";
 
 const name = `${inject("runPrefix")}_m27_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
@@ -40,9 +36,7 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
     process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
     const sql = postgres(url, { max: 2, onnotice: () => {} });
     try {
-      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
-      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-      await buildOnlineIndexes(sql, ONLINE_INDEXES);
+      await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
         values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b')`;

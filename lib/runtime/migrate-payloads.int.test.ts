@@ -3,9 +3,6 @@
 // migrated database then works (a waiting delivery is claimed and sent with its own bytes, search finds a
 // migrated body through the new trigram index and through the big-body one).
 import { randomBytes } from "node:crypto";
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { closeDb } from "@/db";
@@ -15,10 +12,9 @@ import { createCtx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { startDestination, startTestWorker, until } from "@/test/delivery-fixtures";
-import { buildOnlineIndexes } from "./build-online-indexes";
-import { migrationsBefore } from "@/test/migrations-before";
+import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
-import { migrateDatabase, quietGraphileLogger } from "./migrate";
+import { migrateDatabase } from "./migrate";
 
 const name = `${inject("runPrefix")}_m19_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
@@ -72,9 +68,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
     let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
     try {
       // A database as 0018 left it: our migrations up to it, graphile-worker's, the online indexes of then.
-      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
-      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-      await buildOnlineIndexes(sql, ONLINE_INDEXES.filter((index) => !index.on.startsWith(`"delivery_payloads"`)));
+      await migrateAsBefore(sql, url, older, ONLINE_INDEXES.filter((index) => !index.on.startsWith(`"delivery_payloads"`)));
       expect((await sql`select 1 from pg_class where relname = 'deliveries_body_trgm_idx'`).length).toBe(1);
 
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;

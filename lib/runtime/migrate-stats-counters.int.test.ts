@@ -2,18 +2,15 @@
 // took some out of delivered and dead (with no record of either): the counters they seed make each endpoint's
 // stats what its deliveries say (how many it holds in each state, and its last hour's traffic), and they stay so
 // afterwards.
-import { drizzle } from "drizzle-orm/postgres-js";
-import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { closeDb } from "@/db";
 import { createCtx } from "@/lib/context";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrationsBefore } from "@/test/migrations-before";
+import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
-import { migrateDatabase, quietGraphileLogger } from "./migrate";
+import { migrateDatabase } from "./migrate";
 
 const name = `${inject("runPrefix")}_m22_${Math.random().toString(36).slice(2, 8)}`;
 const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
@@ -33,8 +30,7 @@ describe("migrations 0022 and 0023 (stats from counters) on a database at 0021",
     process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });
-      await runMigrations({ connectionString: url, logger: quietGraphileLogger });
+      await migrateAsBefore(sql, url, older);
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
         values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b'),
