@@ -9,7 +9,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two: the specs sign up their own accounts and organizations, and a spec mostly waits on the browser and the server.
+  workers: 2,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL,
