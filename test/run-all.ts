@@ -1,5 +1,5 @@
-// `npm test`: vitest (unit + integration), then the fault suites (test/faults, each on its own PostgreSQL)
-// beside Playwright, then one line of totals:
+// `npm test`: vitest (unit + integration) with the fault suites beside it (test/faults, each on its own
+// PostgreSQL), the solo files alone, then Playwright, then one line of totals:
 // `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
@@ -152,16 +152,17 @@ async function main(): Promise<number> {
   }
   if (vitestArgs.length > 0) await runVitest(env, vitestArgs, "vitest");
   else {
-    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
-    await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
     // `*.fault.test.ts`: each file starts its own PostgreSQL and `npm start` and breaks something
-    // (kills, outages); they need no DATABASE_URL and are mostly waiting (~3 min), so they run beside
-    // Playwright, their output kept apart and printed when they end.
+    // (kills, outages); they need no DATABASE_URL and are mostly waiting (~3–4 min), so they run beside
+    // the main vitest run (~6 min), their output kept apart and printed when they end. Beside Playwright,
+    // which they used to run with, the browser suite was the last 6 minutes of CI alone.
     const faults = runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true });
+    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
+    await faults;
+    await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
     const playwright = existsSync("playwright.config.ts");
     if (playwright && built) await runPlaywright(env);
     else if (playwright) console.error("[test] Playwright skipped: the Next.js build failed");
-    await faults;
   }
   await cleanUp();
   if (failures.length > 0) console.log(`[test] failed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
