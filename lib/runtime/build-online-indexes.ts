@@ -9,6 +9,7 @@
 // name, then the index's name after the table's (deliveries_legacy_endpoint_waiting_idx).
 import type postgres from "postgres";
 import type { OnlineIndex } from "@/db/online-indexes";
+import { withLockTimeout } from "@/lib/storage/lock-timeout";
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /** Progress goes to stderr: the CLI migrates too, and its stdout is its JSON answer (API.md). */
@@ -66,22 +67,10 @@ async function buildOnPartition(sql: postgres.Sql, index: OnlineIndex, table: st
   return name;
 }
 
-/**
- * `statement` waiting at most LOCK_WAIT_MS for its lock at a time, then again: ingest's writes queue behind
- * a lock request, so one long transaction must not hold them for its length.
- */
+/** `statement` waiting at most LOCK_WAIT_MS for its lock at a time, then again, until it runs. */
 async function withShortLockWaits(sql: postgres.Sql, statement: string): Promise<void> {
-  for (;;) {
-    try {
-      await sql.begin(async (tx) => {
-        await tx`select set_config('lock_timeout', ${`${LOCK_WAIT_MS}ms`}, true)`;
-        await tx.unsafe(statement);
-      });
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "55P03") throw error;
-      await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
-    }
+  while ((await withLockTimeout(sql, `${LOCK_WAIT_MS}ms`, (tx) => tx.unsafe(statement))) === null) {
+    await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
   }
 }
 const LOCK_WAIT_MS = 200;

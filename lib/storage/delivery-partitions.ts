@@ -9,21 +9,22 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { positiveIntegerEnv } from "@/lib/env-number";
+import { withLockTimeout } from "./lock-timeout";
 
 export const deliveryPartitionWeeksAhead = (env: Record<string, string | undefined> = process.env) =>
   positiveIntegerEnv(env.DELIVERY_PARTITION_WEEKS_AHEAD, 4);
 
 const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
 const WEEK_MS = 7 * 86_400_000;
-const LOCK_NOT_AVAILABLE = "55P03";
 
 /**
  * Makes the weeks missing; returns how many it made. Attaching a week waits for no reader or writer of the
- * parents, but does for the statements using the default partition (it reads and re-checks it): given up
- * after 5 s rather than queueing ingest behind it, and tried again at the next run.
+ * parents, but does for the statements using the default partition (it reads and re-checks it), and the
+ * worker's and the dashboard's statements queue behind it meanwhile: given up after 1 s, and tried again
+ * at the next run.
  */
 export async function makeDeliveryPartitions(sql: postgres.Sql = getSql(), weeksAhead = deliveryPartitionWeeksAhead()): Promise<number> {
-  const made = await withLockTimeout(sql, "5s", async (tx) => {
+  const made = await withLockTimeout(sql, "1s", async (tx) => {
     const [row] = await tx<{ made: number }[]>`select inbox_make_delivery_partitions(${weeksAhead}) as made`;
     return row?.made ?? 0;
   });
@@ -71,17 +72,4 @@ async function isEmptyWeek(sql: postgres.Sql | postgres.TransactionSql, suffix: 
     if (row) return false;
   }
   return true;
-}
-
-/** `fn` in a transaction whose lock waits end after `timeout`; null when one did. */
-async function withLockTimeout<T>(sql: postgres.Sql, timeout: string, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T | null> {
-  try {
-    return (await sql.begin(async (tx) => {
-      await tx`select set_config('lock_timeout', ${timeout}, true)`;
-      return fn(tx);
-    })) as T;
-  } catch (error) {
-    if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return null;
-    throw error;
-  }
 }
