@@ -165,7 +165,8 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
 /** Secondary indexes of deliveries and delivery_payloads (not the primary keys, not the unique (endpoint, external id)), as SQL. */
 async function secondaryIndexDefinitions(sql: postgres.Sql): Promise<{ name: string; definition: string }[]> {
   return (await sql.unsafe(`
-    select i.relname as name, pg_get_indexdef(i.oid) as definition
+    -- A partitioned table's index reads ON ONLY: rebuilt without it, so that every partition gets its copy.
+    select i.relname as name, replace(pg_get_indexdef(i.oid), ' ON ONLY ', ' ON ') as definition
     from pg_index x join pg_class i on i.oid = x.indexrelid
     where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass) and not x.indisprimary and not x.indisunique
     order by i.relname`)) as unknown as { name: string; definition: string }[];

@@ -10,7 +10,8 @@ const CHUNK = 250_000;
 
 async function secondaryIndexes(sql: postgres.Sql): Promise<{ name: string; definition: string }[]> {
   return (await sql.unsafe(`
-    select i.relname as name, pg_get_indexdef(i.oid) as definition
+    -- A partitioned table's index reads ON ONLY: rebuilt without it, so that every partition gets its copy.
+    select i.relname as name, replace(pg_get_indexdef(i.oid), ' ON ONLY ', ' ON ') as definition
     from pg_index x join pg_class i on i.oid = x.indexrelid
     where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass, 'attempts'::regclass) and not x.indisprimary and not x.indisunique
     order by i.relname`)) as unknown as { name: string; definition: string }[];

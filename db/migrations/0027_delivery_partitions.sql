@@ -2,7 +2,7 @@
 -- attempts become tables partitioned by RANGE of the delivery id, which since lib/ids.ts's time-ordered
 -- ids begins with its time. Each table as it stands becomes the legacy partition of its new parent
 -- (ATTACH PARTITION: its rows are not copied, its indexes are attached to the parent's, none is built
--- unless an earlier online build never ran); from now on one partition of each per week, made weeks
+-- unless an earlier online build never ran); from now on one partition of each per week, made a week
 -- ahead by inbox_make_delivery_partitions (this migration, then the worker's cron).
 --
 -- What a partitioned table cannot have, moved:
@@ -201,4 +201,4 @@ CREATE FUNCTION inbox_make_delivery_partitions(weeks_ahead int) RETURNS int LANG
   SELECT count(*) FILTER (WHERE inbox_make_delivery_week((date_trunc('week', now() AT TIME ZONE 'UTC')::date + 7 * w)))::int
   FROM generate_series(0, weeks_ahead) AS w
 $$;--> statement-breakpoint
-SELECT inbox_make_delivery_partitions(4);
+SELECT inbox_make_delivery_partitions(1);

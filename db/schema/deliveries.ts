@@ -29,7 +29,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * Storage layout (db/migrations/0027_delivery_partitions.sql; drizzle-kit does not model partitions, so
  * these declarations are each parent's): deliveries, delivery_payloads and attempts are partitioned by
  * RANGE of the delivery id, which begins with its time (lib/ids.ts): one partition of each per week,
- * made weeks ahead (lib/storage/delivery-partitions.ts), and below them the legacy partitions, which
+ * made ahead (lib/storage/delivery-partitions.ts), and below them the legacy partitions, which
  * hold every delivery made before the layout. A look-up by id prunes to one partition, and a delivery's
  * payload and attempts share its week, so a week can go as three partitions. No foreign key refers to
  * these tables: inbox_delete_delivery_dependents (a statement trigger) deletes a deleted delivery's

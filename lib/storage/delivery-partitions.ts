@@ -12,7 +12,7 @@ import { positiveIntegerEnv } from "@/lib/env-number";
 import { withLockTimeout } from "./lock-timeout";
 
 export const deliveryPartitionWeeksAhead = (env: Record<string, string | undefined> = process.env) =>
-  positiveIntegerEnv(env.DELIVERY_PARTITION_WEEKS_AHEAD, 4);
+  positiveIntegerEnv(env.DELIVERY_PARTITION_WEEKS_AHEAD, 1);
 
 const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
 const WEEK_MS = 7 * 86_400_000;
