@@ -7,6 +7,7 @@ import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fi
 import { createOrganizationFixture } from "@/test/fixtures";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { requeueOrphans, rescueDeliveries } from "./rescue-deliveries";
+import { leavesOf } from "@/test/counting-reads";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -153,7 +154,7 @@ describe("reads a bounded stretch of each endpoint's backlog a sweep, and goes r
         // This backend's reads of deliveries not yet flushed to pg_stat_user_tables: earlier statements' too, so
         // the difference. (PostgreSQL flushes them only between transactions.)
         const reads = async () =>
-          Number((await tx`select idx_tup_fetch + seq_tup_read as n from pg_stat_xact_user_tables where relname = 'deliveries'`)[0]!.n);
+          Number((await tx.unsafe(`select coalesce(sum(idx_tup_fetch + seq_tup_read), 0) as n from pg_stat_xact_user_tables where relid in ${leavesOf("deliveries")}`))[0]!.n);
         const before = await reads();
         const requeued = await requeueOrphans(tx, walk);
         return { requeued: requeued.map((r) => r.id), read: (await reads()) - before };
