@@ -1,4 +1,5 @@
-// apply-retention: every minute (jobs/crontab.ts), removes settled deliveries (with their attempts),
+// apply-retention: every minute (jobs/crontab.ts), removes settled deliveries (with their attempts; whole
+// weeks of them as partitions where every organization's retention allows),
 // finished mails, resolved incidents and refused requests older than their organization's retention, and
 // quarantined requests older than 7 days (or that retention, if shorter), and audit entries past 365 days
 // (lib/retention/apply-retention.ts). A run is bounded (RETENTION_RUN_SECONDS, RETENTION_ROWS_PER_RUN);
@@ -8,7 +9,8 @@ import { applyRetention } from "@/lib/retention/apply-retention";
 
 export const applyRetentionTask: Task = async (_payload, helpers) => {
   const started = performance.now();
-  const { ran, organizations, deleted, finished } = await applyRetention({ signal: helpers.abortSignal });
+  const { ran, organizations, deleted, weeksDropped, finished } = await applyRetention({ signal: helpers.abortSignal });
+  if (weeksDropped.weeks.length > 0) console.log(`[apply-retention] dropped the delivery partitions of the weeks of ${weeksDropped.weeks.join(", ")}: ${weeksDropped.deliveries} deliveries`);
   const total = Object.values(deleted).reduce((sum, n) => sum + n, 0);
   if (!ran || total === 0) return;
   console.log(

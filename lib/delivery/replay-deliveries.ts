@@ -4,7 +4,7 @@ import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import type { Ctx } from "@/lib/context";
 import { countSelection, bulkSelection, lockChunk, selectionChunks } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
-import { noAttemptInFlight, replayedState } from "./replayed-state";
+import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**
  * Replays every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
@@ -26,7 +26,8 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
         .update(deliveries)
         .set(replayedState())
         .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
-        .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
+        .returning({ id: deliveries.id, endpointId: deliveries.endpointId, externalId: deliveries.externalId });
+      await keepDedupeKeys(tx.db, rows);
       // Unkeyed (see deliverJobSpec): thousands of keys could lock running jobs' rows; a scheduled
       // retry left beside a replay job finds the delivery settled or already claimed.
       await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay", unkeyed: true })));

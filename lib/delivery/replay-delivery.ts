@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
 import { logDelivery } from "./log-delivery";
-import { noAttemptInFlight, replayedState } from "./replayed-state";
+import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**
  * Puts one delivery back to `pending` and enqueues an attempt marked `replay`, in one transaction.
@@ -19,7 +19,7 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
       .update(deliveries)
       .set(replayedState())
       .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
-      .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
+      .returning({ id: deliveries.id, endpointId: deliveries.endpointId, externalId: deliveries.externalId });
     if (!row) {
       const [existing] = await tx.db
         .select({ status: deliveries.status })
@@ -28,6 +28,7 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
       if (!existing) throw new NotFoundError("Delivery");
       throw new AttemptInFlightError();
     }
+    await keepDedupeKeys(tx.db, [row]);
     await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay" })]);
     await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
     return { id: row.id, status: "pending" as const };

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { DbOrTx } from "@/db";
 import { deliveries } from "@/db/schema";
 
 /**
@@ -25,4 +26,19 @@ export function replayedState(): PgUpdateSetSource<typeof deliveries> {
     updatedAt: sql`now()`,
     pendingSince: sql`now()`,
   };
+}
+
+/**
+ * Puts back the dedupe keys of deliveries just replayed, in the replay's transaction. Retention deletes an
+ * expired week's keys before it drops the week (lib/retention/drop-expired-delivery-weeks.ts), and a delivery
+ * replayed meanwhile stays (the week is looked at again before the drop): with its key, a provider's retry of
+ * its event id is still a duplicate. A key a newer delivery of the same event id holds stays that one's.
+ */
+export async function keepDedupeKeys(db: DbOrTx, replayed: { id: string; endpointId: string; externalId: string }[]): Promise<void> {
+  if (replayed.length === 0) return;
+  await db.execute(sql`
+    insert into delivery_keys (endpoint_id, external_id, delivery_id)
+    select * from unnest(${sql.param(replayed.map((r) => r.endpointId))}::text[], ${sql.param(replayed.map((r) => r.externalId))}::text[],
+      ${sql.param(replayed.map((r) => r.id))}::text[])
+    on conflict do nothing`);
 }

@@ -1,6 +1,6 @@
 // The retention sweep (jobs/apply-retention.ts, every minute): removes what each organization keeps no
-// longer (organizations.retention_days, API.md; audit entries: 365 days) in bounded batches, taking
-// turns between organizations.
+// longer (organizations.retention_days, API.md; audit entries: 365 days): past weeks of deliveries nobody
+// keeps anything in as whole partitions, then the rest in bounded batches, taking turns between organizations.
 import { getSql } from "@/db";
 import { createCtx, type Ctx } from "@/lib/context";
 import { deleteExpiredAuditEntries } from "./delete-expired-audit-entries";
@@ -9,6 +9,7 @@ import { deleteExpiredIncidents } from "./delete-expired-incidents";
 import { deleteExpiredMails } from "./delete-expired-mails";
 import { deleteExpiredQuarantinedRequests } from "./delete-expired-quarantined-requests";
 import { deleteExpiredRefusedRequests } from "./delete-expired-refused-requests";
+import { dropExpiredDeliveryWeeks } from "./drop-expired-delivery-weeks";
 import { listOrganizationsWithExpiredRecords } from "./list-organizations-with-expired-records";
 import { FULL_BATCH_REST_MS, retentionSettings, type RetentionSettings } from "./retention-settings";
 
@@ -27,6 +28,8 @@ export interface RetentionRun {
   /** False when another sweep was running (nothing done). */
   ran: boolean;
   organizations: number;
+  /** Deliveries among them removed with whole weeks; and the Mondays (YYYYMMDD) of those weeks. */
+  weeksDropped: { weeks: string[]; deliveries: number };
   deleted: Record<Kind, number>;
   /** False when the run stopped at its budget (or was aborted) with expired rows left for the next run. */
   finished: boolean;
@@ -43,13 +46,40 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * FULL_BATCH_REST_MS after a full batch), leaving the database to ingest and delivery. One run at a
  * time across all workers.
  */
-export async function applyRetention({ settings = retentionSettings(), signal }: { settings?: RetentionSettings; signal?: AbortSignal } = {}): Promise<RetentionRun> {
+export async function applyRetention({
+  settings = retentionSettings(),
+  signal,
+  now,
+}: {
+  settings?: RetentionSettings;
+  signal?: AbortSignal;
+  /** Which weeks of partitions are past (tests and benches run ahead of the calendar; expiry is always the database's clock). */
+  now?: Date;
+} = {}): Promise<RetentionRun> {
   const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0, quarantinedRequests: 0, auditEntries: 0 };
+  const weeksDropped = { weeks: [] as string[], deliveries: 0 };
   const outcome = await aloneInTheCluster(async () => {
     const deadline = Date.now() + settings.runMs;
     let rows = 0;
     const outOfBudget = () => Date.now() >= deadline || rows >= settings.rowsPerRun || Boolean(signal?.aborted);
-    // Whole partitions every organization's retention allows are dropped here, before any row deletes (storage layout).
+    const rest = async (n: number, took: number) => {
+      if (n > 0 && settings.pauseFactor > 0) await sleep(Math.max(settings.pauseFactor * took, (FULL_BATCH_REST_MS * n) / settings.batchSize));
+    };
+    // First the past weeks every organization's retention lets go whole; their keys' deletes count as rows.
+    const weeks = await dropExpiredDeliveryWeeks({
+      now,
+      batchSize: settings.batchSize,
+      outOfBudget,
+      afterBatch: async (keys, took) => {
+        rows += keys;
+        await rest(keys, took);
+      },
+    });
+    weeksDropped.weeks.push(...weeks.weeks);
+    weeksDropped.deliveries += weeks.deliveries;
+    deleted.deliveries += weeks.deliveries;
+    // A week whose drop gave way to a busy table waits for the next run; the row deletes go on.
+    if (outOfBudget()) return { organizations: 0, finished: false };
     const turns = (await listOrganizationsWithExpiredRecords()).map((id) => ({ ctx: createCtx(id, { type: "system" }), kinds: new Set(Object.keys(KINDS) as Kind[]) }));
     const organizations = turns.length;
     while (turns.length > 0) {
@@ -62,15 +92,14 @@ export async function applyRetention({ settings = retentionSettings(), signal }:
           rows += n;
           deleted[kind] += n;
           if (n < limit) turn.kinds.delete(kind); // all gone, or the rest held by someone: the next run looks again
-          const took = performance.now() - started;
-          if (n > 0 && settings.pauseFactor > 0) await sleep(Math.max(settings.pauseFactor * took, (FULL_BATCH_REST_MS * n) / settings.batchSize));
+          await rest(n, performance.now() - started);
         }
         if (turn.kinds.size === 0) turns.splice(turns.indexOf(turn), 1);
       }
     }
     return { organizations, finished: true };
   });
-  return outcome ? { ran: true, deleted, ...outcome } : { ran: false, organizations: 0, deleted, finished: false };
+  return outcome ? { ran: true, deleted, weeksDropped, ...outcome } : { ran: false, organizations: 0, deleted, weeksDropped, finished: false };
 }
 
 /** The key of the advisory lock a run holds (benchmarks look for it in pg_locks). */

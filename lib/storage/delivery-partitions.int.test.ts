@@ -11,20 +11,13 @@ import { deleteExpiredDeliveries } from "@/lib/retention/delete-expired-deliveri
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
-import { dropEmptiedDeliveryWeeks, makeDeliveryPartitions } from "./delivery-partitions";
+import { idInWeek, monday } from "@/test/partition-weeks";
+import { makeDeliveryPartitions } from "./delivery-partitions";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 
-const WEEK_MS = 7 * 86_400_000;
 const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
-
-/** The Monday (UTC) of the week `weeks` after this one, as partitions are named: YYYYMMDD. */
-function monday(weeks: number): string {
-  const now = new Date();
-  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7)) + weeks * WEEK_MS);
-  return at.toISOString().slice(0, 10).replaceAll("-", "");
-}
 
 const partitions = async (table: string) =>
   (await getSql()<{ name: string }[]>`select c.relname as name from pg_inherits h join pg_class c on c.oid = h.inhrelid
@@ -74,7 +67,7 @@ describe("delivery partitions", () => {
       , p as (insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d)
       insert into attempts (organization_id, delivery_id, number, trigger, started_at) select organization_id, id, 1, 'auto', now() from d`;
     const now = newId("dlv");
-    const inTwoWeeks = timeOrderedIdFloor("dlv", Date.now() + 2 * WEEK_MS) + "0".repeat(15);
+    const inTwoWeeks = idInWeek(2);
     const handMade = "dlv_zz_by_hand";
     for (const id of [now, inTwoWeeks, handMade]) await insert(id);
     expect(await partitionOf(now)).toBe(`deliveries_w${monday(0)}`);
@@ -92,7 +85,7 @@ describe("delivery partitions", () => {
     const { ctx } = await createOrganizationFixture();
     const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
     // A delivery of the week in ten weeks, stored while its partitions do not exist yet (the cron stopped).
-    const early = timeOrderedIdFloor("dlv", Date.now() + 10 * WEEK_MS) + "0".repeat(15);
+    const early = idInWeek(10);
     await getSql()`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
       values (${early}, ${ctx.organizationId}, ${endpoint.id}, 'evt_early', 1)`;
     expect(await partitionOf(early)).toBe("deliveries_default");
@@ -103,50 +96,6 @@ describe("delivery partitions", () => {
     expect(await partitionOf(early)).toBe("deliveries_default");
     // The next run tries that week again, and still leaves it.
     expect(await makeDeliveryPartitions(getSql(), 11)).toBe(0);
-  });
-
-  it("drop a past week once it holds nothing, never one holding a delivery, and give way to a reader", async () => {
-    const { ctx } = await createOrganizationFixture();
-    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
-    const sql = getSql();
-    await makeDeliveryPartitions(sql, 9);
-    const inWeek = (weeks: number) => timeOrderedIdFloor("dlv", Date.parse(`${monday(weeks).replace(/(\d{4})(\d{2})(\d{2})/, "$1-$2-$3")}T12:00:00Z`)) + "0".repeat(15);
-    const [kept, emptied] = [inWeek(7), inWeek(8)];
-    for (const id of [kept, emptied]) {
-      await sql`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-          values (${id}, ${ctx.organizationId}, ${endpoint.id}, ${id}, 1) returning id, organization_id)
-        insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d`;
-    }
-    expect(await partitionOf(emptied)).toBe(`deliveries_w${monday(8)}`);
-    await sql`delete from deliveries where id = ${emptied}`;
-    // As if it were the Tuesday of the week in nine weeks: weeks 0 to 8 are past.
-    const later = new Date(Date.parse(`${monday(9).replace(/(\d{4})(\d{2})(\d{2})/, "$1-$2-$3")}T12:00:00Z`) + 86_400_000);
-
-    // A reader of deliveries in flight: the drop gives up at once rather than queue every writer behind it.
-    const reader = await sql.reserve();
-    try {
-      await reader`begin`;
-      await reader`select count(*) from deliveries where id = ${kept}`;
-      expect(await dropEmptiedDeliveryWeeks(sql, later)).toEqual([]);
-    } finally {
-      await reader`rollback`;
-      reader.release();
-    }
-
-    const dropped = await dropEmptiedDeliveryWeeks(sql, later);
-    const left = await partitions("deliveries");
-    expect(dropped).toContain(monday(8));
-    expect(left).not.toContain(`deliveries_w${monday(8)}`);
-    for (const table of ["delivery_payloads", "attempts"]) expect(await partitions(table)).not.toContain(`${table}_w${monday(8)}`);
-    // Weeks with a delivery stay, and so does everything from the week of `later` on.
-    for (const week of [0, 7, 9, 11]) expect(left, `week ${week}`).toContain(`deliveries_w${monday(week)}`);
-    expect(await partitionOf(kept)).toBe(`deliveries_w${monday(7)}`);
-    expect(await sql`select 1 from delivery_payloads where delivery_id = ${kept}`).toHaveLength(1);
-    // Nothing is lost if an id of a dropped week turns up after all: the default partition takes it.
-    const straggler = inWeek(8).slice(0, -1) + "1";
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes) values (${straggler}, ${ctx.organizationId}, ${endpoint.id}, 'evt_straggler', 1)`;
-    expect(await partitionOf(straggler)).toBe("deliveries_default");
-    expect(await dropEmptiedDeliveryWeeks(sql, later)).toEqual([]);
   });
 
   it("delete, by batch, the rows chosen and no row of another partition at the same place (ctid)", async () => {

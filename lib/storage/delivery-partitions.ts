@@ -1,15 +1,15 @@
 // Keeps the weekly partitions of deliveries, delivery_payloads and attempts (the storage layout:
 // db/schema/deliveries.ts, ARCHITECTURE.md): this week's and the next DELIVERY_PARTITION_WEEKS_AHEAD weeks'
 // made ahead, by the database function inbox_make_delivery_partitions (db/migrations/0027_delivery_partitions.sql),
-// which makes only what is missing; and the weeks past that retention has emptied dropped, so the number of
-// partitions every query that names no id reads stays that of the weeks still holding deliveries. Every
-// migrate makes the weeks ahead (a database that was down for weeks starts with its weeks), and the worker's
-// cron does both every hour (jobs/delivery-partitions.ts). A delivery id whose week was never made still goes
-// in: to the default partition, which the next week made then reads.
+// which makes only what is missing. Every migrate makes the weeks ahead (a database that was down for weeks
+// starts with its weeks), and the worker's cron every hour (jobs/delivery-partitions.ts). A delivery id whose
+// week was never made still goes in: to the default partition, which the next week made then reads. Past
+// weeks go when retention has nothing left to keep in them (lib/retention/drop-expired-delivery-weeks.ts), so
+// the partitions every query that names no id reads stay those of the weeks still holding deliveries.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { positiveIntegerEnv } from "@/lib/env-number";
-import { withLockTimeout } from "./lock-timeout";
+import { LOCK_NOT_AVAILABLE, withLockTimeout } from "./lock-timeout";
 
 export const deliveryPartitionWeeksAhead = (env: Record<string, string | undefined> = process.env) =>
   positiveIntegerEnv(env.DELIVERY_PARTITION_WEEKS_AHEAD, 1);
@@ -33,43 +33,54 @@ export async function makeDeliveryPartitions(sql: postgres.Sql = getSql(), weeks
 }
 
 /**
- * Drops the three partitions of each week that ended before `now` and holds no row any more (retention and
- * purges delete deliveries by batches, and their payloads, attempts and keys with them); returns the weeks
- * dropped. A week still holding one delivery stays. Dropping a partition takes its parent's ACCESS EXCLUSIVE
- * lock, for as long as it waits for the statements in flight: given up after 200 ms (ingest waits that
- * long at most), and tried again at the next run.
+ * Held exclusively from a week's count to its drop (lib/retention/drop-expired-delivery-weeks.ts), and shared
+ * by each purge batch (lib/delivery/delete-deliveries-batch.ts): no row counted for the drop goes meanwhile
+ * by a delete whose trigger counts it too.
  */
-export async function dropEmptiedDeliveryWeeks(sql: postgres.Sql = getSql(), now = new Date()): Promise<string[]> {
+export const DELIVERY_REMOVAL_LOCK = "webhook-inbox:delivery-removal";
+
+/** The weeks (partition suffixes, `_wYYYYMMDD`) that ended before `now`, oldest first. */
+export async function pastDeliveryWeeks(sql: postgres.Sql, now = new Date()): Promise<string[]> {
   const weeks = await sql<{ suffix: string }[]>`
     select substring(c.relname from '_w[0-9]{8}$') as suffix
     from pg_inherits h join pg_class c on c.oid = h.inhrelid
     where h.inhparent = 'deliveries'::regclass and c.relname ~ '^deliveries_w[0-9]{8}$'
     order by 1`;
-  const dropped: string[] = [];
-  for (const { suffix } of weeks) {
-    const monday = Date.UTC(Number(suffix.slice(2, 6)), Number(suffix.slice(6, 8)) - 1, Number(suffix.slice(8, 10)));
-    if (monday + WEEK_MS > now.getTime()) break; // this week and the weeks ahead
-    // A first look with no lock: a week still holding rows (most of them) costs nobody a wait.
-    if (!(await isEmptyWeek(sql, suffix))) continue;
-    const gone = await withLockTimeout(sql, "200ms", async (tx) => {
-      // The lock each drop takes on its parent, taken first for all three, then the look again: nothing can
-      // land in the week between that look and the drop.
-      await tx`lock table deliveries, delivery_payloads, attempts in access exclusive mode`;
-      if (!(await isEmptyWeek(tx, suffix))) return false;
-      for (const table of TABLES) await tx.unsafe(`drop table "${table}${suffix}"`);
-      return true;
-    });
-    if (gone === null) break; // someone kept the table busy: the next run, not the next week
-    if (gone) dropped.push(suffix.slice(2));
-  }
-  return dropped;
+  const ended = (suffix: string) =>
+    Date.UTC(Number(suffix.slice(2, 6)), Number(suffix.slice(6, 8)) - 1, Number(suffix.slice(8, 10))) + WEEK_MS <= now.getTime();
+  return weeks.map((week) => week.suffix).filter(ended);
 }
 
-/** Whether the three partitions of the week `suffix` hold no row (retention's emptied partitions are vacuumed: few pages). */
-async function isEmptyWeek(sql: postgres.Sql | postgres.TransactionSql, suffix: string): Promise<boolean> {
-  for (const table of TABLES) {
-    const [row] = await sql`select 1 from ${sql(table + suffix)} limit 1`;
-    if (row) return false;
+/** The week's deliveries partition, to read it alone (`deliveries_wYYYYMMDD`). */
+export const deliveriesOfWeek = (suffix: string) => `deliveries${suffix}`;
+
+/**
+ * Drops the week's three partitions. The caller holds lockDeliveryWeek's locks (each drop takes its parent's;
+ * taken first for all three, nothing lands in the week between the caller's last look and this).
+ */
+export async function dropDeliveryWeek(tx: postgres.TransactionSql, suffix: string): Promise<void> {
+  for (const table of TABLES) await tx.unsafe(`drop table "${table}${suffix}"`);
+}
+
+/**
+ * Takes the locks dropDeliveryWeek needs, ACCESS EXCLUSIVE on the three parents and the week's three partitions
+ * (not on the other partitions), without ever queueing for them: asked for with NOWAIT, again every few
+ * milliseconds, for `patienceMs` at most; false if they never came. A LOCK that waits keeps what it has taken while it waits for the rest, and a statement holding one of
+ * the three (ingest's reads deliveries and writes payloads) that needs another then queues behind it: under 300
+ * webhooks a second, that cycle made a 200 ms lock_timeout give up in ~45 tries of 50 (bench:retention-weeks),
+ * each time after holding ingest for those 200 ms. A NOWAIT try holds nothing if it fails.
+ */
+export async function lockDeliveryWeek(tx: postgres.TransactionSql, suffix: string, patienceMs = 3_000): Promise<boolean> {
+  // The parents alone (ONLY: a VACUUM of this week's payloads can run for minutes) and the week's partitions.
+  const tables = [...TABLES.map((table) => `only "${table}"`), ...TABLES.map((table) => `"${table}${suffix}"`)].join(", ");
+  for (const giveUp = Date.now() + patienceMs; ; ) {
+    try {
+      await tx.savepoint((sp) => sp.unsafe(`lock table ${tables} in access exclusive mode nowait`));
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      if (Date.now() >= giveUp) return false;
+      await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8));
+    }
   }
-  return true;
 }

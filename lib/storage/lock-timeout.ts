@@ -3,7 +3,8 @@
 // (to try again later) rather than hold ingest for the length of someone's long query.
 import type postgres from "postgres";
 
-const LOCK_NOT_AVAILABLE = "55P03";
+/** SQLSTATE lock_not_available: a lock_timeout ran out, or a NOWAIT lock was refused. */
+export const LOCK_NOT_AVAILABLE = "55P03";
 
 /** `fn` in a transaction whose lock waits end after `timeout` (e.g. "200ms"); null when one did. */
 export async function withLockTimeout<T>(sql: postgres.Sql, timeout: string, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T | null> {
