@@ -1,7 +1,9 @@
 // Seeds settled deliveries the retention sweep will find expired, in SQL (INSERT … SELECT
 // generate_series): `count` deliveries of one endpoint last changed between `oldestDays` and
 // `newestDays` ago, in time order as ingest writes them, 97 % delivered and 3 % dead, ~400-byte JSON
-// bodies; one in four has an attempt, one in forty three. The secondary indexes of deliveries and
+// bodies; one in four has an attempt, one in forty three; each with its dedupe key. Ids are `idPrefix`
+// (14 characters: "dlv_" and 10 more; by default ten zeros, the legacy partition) and 15 hex digits of
+// a counter, so a prefix from timeOrderedIdFloor puts them all in that week's partition. The secondary indexes of deliveries and
 // attempts are dropped for the load and rebuilt from their own definitions afterwards (far faster than
 // row by row; the trigram index on bodies most of all): the end state is the migrated one.
 import type postgres from "postgres";
@@ -19,8 +21,10 @@ async function secondaryIndexes(sql: postgres.Sql): Promise<{ name: string; defi
 
 export async function seedSettledDeliveries(
   sql: postgres.Sql,
-  input: { organizationId: string; endpointId: string; count: number; oldestDays: number; newestDays: number; log: (line: string) => void },
+  input: { organizationId: string; endpointId: string; count: number; oldestDays: number; newestDays: number; idPrefix?: string; log: (line: string) => void },
 ): Promise<{ attempts: number }> {
+  const idPrefix = input.idPrefix ?? "dlv_0000000000";
+  if (idPrefix.length !== 14) throw new Error(`idPrefix must be 14 characters: ${idPrefix}`);
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   const spanSeconds = (input.oldestDays - input.newestDays) * 86_400;
@@ -32,7 +36,7 @@ export async function seedSettledDeliveries(
     await sql`
       with src (id, organization_id, endpoint_id, external_id, event_type, status, headers, body, size_bytes,
         received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error) as materialized (
-      select 'dlv_' || lpad(to_hex(n), 25, '0'), ${input.organizationId}, ${input.endpointId}, 'evt_seed_' || n, 'order.updated',
+      select ${idPrefix} || lpad(to_hex(n), 15, '0'), ${input.organizationId}, ${input.endpointId}, ${idPrefix} || 'evt_seed_' || n, 'order.updated',
         case when n % 33 = 0 then 'dead' else 'delivered' end,
         '{"content-type": "application/json", "user-agent": "Seeder/1.0"}'::jsonb, b.body, length(b.body),
         t.at - interval '2 seconds', t.at, case when n % 33 = 0 then null else t.at end,
@@ -52,12 +56,13 @@ export async function seedSettledDeliveries(
           received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error
         from src
       )
+      , keyed as (insert into delivery_keys (endpoint_id, external_id, delivery_id) select endpoint_id, external_id, id from src)
       -- Searchable: old history, long since taken by the body indexer (lib/delivery/index-bodies.ts).
       insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`;
     const [row] = await sql<{ n: number }[]>`
       with added as (
         insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code)
-        select ${input.organizationId}, 'dlv_' || lpad(to_hex(n), 25, '0'), k, 'auto', now() - make_interval(days => ${input.oldestDays}), 40, 200
+        select ${input.organizationId}, ${idPrefix} || lpad(to_hex(n), 15, '0'), k, 'auto', now() - make_interval(days => ${input.oldestDays}), 40, 200
         from generate_series(${from}::int, ${to}::int) n
         cross join lateral generate_series(1, case when n % 40 = 0 then 3 when n % 4 = 0 then 1 else 0 end) k
         returning 1)
