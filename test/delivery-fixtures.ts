@@ -33,12 +33,14 @@ export interface DeliveryFixtureInput {
   enqueue?: boolean;
   /** Its body already in the trigram index, as lib/delivery/index-bodies.ts leaves it (default false, as ingest stores it). */
   searchable?: boolean;
+  /** Its id, to place it in a given week's partitions (test/partition-weeks.ts idInWeek); default a new one. */
+  id?: string;
 }
 
 /** A stored delivery, inserted with its payload and job in one transaction, the way ingest stores one. */
 export async function createDeliveryFixture(input: DeliveryFixtureInput): Promise<{ id: string; body: Buffer }> {
   const body = Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body ?? JSON.stringify({ type: input.eventType ?? "test.event", n: randomBytes(4).toString("hex") }));
-  const id = newId("dlv");
+  const id = input.id ?? newId("dlv");
   await getDb().transaction(async (tx) => {
     await tx.insert(deliveries).values({
       id,

@@ -5,6 +5,7 @@
 // slots. Raw SQL: this is the hot path. Run by claim-delivery.ts, and by hand-on-slots.ts for a chain.
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
+import { batchIdRange, withinIdRange } from "@/lib/storage/batch-id-range";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
 import { PARKED_HERE, PARKED_POSITION } from "./parked-position";
@@ -14,7 +15,9 @@ import type { DeliverySettings } from "./settings";
 // parked without the slot locks (parking never exceeds a cap; the look after the commit catches a
 // slot freed meanwhile), so a backlog's first pass through the queue does not queue on the locks;
 // then the organizations and endpoints of the rest are locked, organizations first, each in one order.
-const PARK_EARLY_THEN_LOCK = `
+// `ranged`: every claim names its delivery, and $6 and $7 are the least and greatest of their ids
+// (lib/storage/batch-id-range.ts: the statement then reads only those weeks' partitions).
+const parkEarlyThenLock = (ranged: boolean) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
   ),
@@ -32,6 +35,7 @@ const PARK_EARLY_THEN_LOCK = `
     update deliveries d set parked_at = ${PARKED_POSITION}, next_attempt_at = null, updated_at = now()
     from i join e on e.id = i.endpoint_id
     where d.id = i.delivery_id and d.endpoint_id = i.endpoint_id and d.status = 'pending' and d.parked_at is null
+      ${withinIdRange(ranged, "d.id", "$6", "$7")}
       and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
       and (e.paused or e.endpoint_full or e.org_full)
     returning d.id, d.endpoint_id, e.paused
@@ -58,21 +62,25 @@ const PARK_EARLY_THEN_LOCK = `
 
 // The claim statement (one statement, so one snapshot, after the slot locks). Each delivery row is
 // locked first (in id order), so a concurrent replay or bury is seen in its committed state.
-// Data-modifying CTEs always run, read or not.
-const CLAIM = `
+// Data-modifying CTEs always run, read or not. `ranged` as for parkEarlyThenLock.
+const claim = (ranged: boolean) => `
   with i as (
     -- No delivery named: the endpoint's oldest parked one (in the parked index's order).
-    select r.ord, r.endpoint_id, r.job_id, r.trigger, coalesce(r.delivery_id, (
+    select r.ord, r.endpoint_id, r.job_id, r.trigger, ${
+      ranged
+        ? "r.delivery_id"
+        : `coalesce(r.delivery_id, (
         select p.id from deliveries p where p.endpoint_id = r.endpoint_id and p.parked_at is not null
-        order by p.parked_at, p.id limit 1)) as delivery_id
+        order by p.parked_at, p.id limit 1))`
+    } as delivery_id
     from json_to_recordset($1::text::json) as r(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)
   ),
   cur as (
     select d.id, d.endpoint_id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at,
       d.attempt_count, d.updated_at
     from deliveries d join i on d.id = i.delivery_id and d.endpoint_id = i.endpoint_id
-    -- Not one this transaction has just parked (PARK_EARLY_THEN_LOCK).
-    where not ${PARKED_HERE}
+    -- Not one this transaction has just parked (parkEarlyThenLock).
+    where not ${PARKED_HERE} ${withinIdRange(ranged, "d.id", "$6", "$7")}
     order by d.id for update of d
   ),
   ep as (
@@ -138,7 +146,7 @@ const CLAIM = `
   claimed as (
     update deliveries d set ${claimedState("v.job_id", "$3::float8")}
     from verdict v join ep on ep.id = v.endpoint_id
-    where d.id = v.id and v.verdict = 'claim'
+    where d.id = v.id and v.verdict = 'claim' ${withinIdRange(ranged, "d.id", "$6", "$7")}
     returning ${claimedReturning("v.trigger = 'replay'")}
   ),
   parked as (
@@ -146,7 +154,7 @@ const CLAIM = `
       status = 'pending', claimed_by_job = null, lease_expires_at = null,
       parked_at = coalesce(d.parked_at, ${PARKED_POSITION}), next_attempt_at = null, updated_at = now()
     from verdict v
-    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated')
+    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated') ${withinIdRange(ranged, "d.id", "$6", "$7")}
   ),
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
@@ -174,7 +182,10 @@ const CLAIM = `
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from verdict v join ep on ep.id = v.endpoint_id
   left join claimed c on c.id = v.id
-  ${payloadJoin("c")}`;
+  ${payloadJoin("c", withinIdRange(ranged, "p.delivery_id", "$6", "$7"))}`;
+
+const PARK_EARLY_THEN_LOCK = { ranged: parkEarlyThenLock(true), unranged: parkEarlyThenLock(false) };
+const CLAIM = { ranged: claim(true), unranged: claim(false) };
 
 const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
 
@@ -194,15 +205,17 @@ export type EarlyRow = { delivery_id: string | null; paused: boolean | null };
  */
 export function claimStatements(tx: postgres.ReservedSql, claims: Claim[], settings: DeliverySettings): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
   const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
+  const range = batchIdRange(claims.map((c) => c.deliveryId));
+  const [variant, bounds] = range ? (["ranged", [range.first, range.last]] as const) : (["unranged", []] as const);
   return [
     tx.unsafe<EarlyRow[]>(
-      PARK_EARLY_THEN_LOCK,
-      [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE],
+      PARK_EARLY_THEN_LOCK[variant],
+      [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE, ...bounds],
       { prepare: true },
     ).execute(),
     tx.unsafe<(ClaimRow & { ord: number })[]>(
-      CLAIM,
-      [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED],
+      CLAIM[variant],
+      [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED, ...bounds],
       { prepare: true },
     ).execute(),
   ];

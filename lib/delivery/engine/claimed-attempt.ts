@@ -75,8 +75,8 @@ export function claimedReturning(replayJob: string): string {
  * The claimed delivery's payload, in the claim's own round trip: `claimed` is the CTE returning
  * claimedReturning's columns; select `p.headers, p.body`. Not locked, never updated: no lock to wait for.
  */
-export function payloadJoin(claimed: string): string {
-  return `left join delivery_payloads p on p.delivery_id = ${claimed}.id`;
+export function payloadJoin(claimed: string, within = ""): string {
+  return `left join delivery_payloads p on p.delivery_id = ${claimed}.id ${within}`;
 }
 
 /** What a claim statement's row means. */

@@ -12,6 +12,8 @@ import type { ClaimedAttempt } from "./claimed-attempt";
 import { finishAttempt } from "./finish-attempt";
 import { getDelivery } from "../get-delivery";
 import { deliverySettings } from "./settings";
+import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
+import { idInWeek } from "@/test/partition-weeks";
 
 useTestDatabase();
 
@@ -91,6 +93,31 @@ describe("attempts that end together", () => {
     expect(buriedNow.attempts).toHaveLength(1);
     // The attempt that could not be stored is left claimed: its job fails and runs again (a takeover).
     expect((await getDelivery({ ctx: org.ctx, input: { id: unstorable!.attempt.deliveryId } })).status).toBe("delivering");
+  });
+});
+
+describe("attempts of deliveries weeks apart", () => {
+  // The batch's statements read only the weeks between its least and greatest id (lib/storage/batch-id-range.ts):
+  // a delivery at either end, or in a week between, is claimed and finished with the rest.
+  it("are claimed together with their payloads, and end together", async () => {
+    await makeDeliveryPartitions(getSql(), 3);
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    const stored = await Promise.all(
+      [idInWeek(3, 1), idInWeek(0, 1), idInWeek(1, 1), idInWeek(3, 2)].map((id) => createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false, id })),
+    );
+    const claims = await Promise.all(
+      stored.map(({ id }, i) => claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: String(3000 + i), trigger: "auto", settings: deliverySettings() })),
+    );
+    const attempts = claims.map((c) => {
+      if (c.verdict !== "claimed") throw new Error(`expected a claim, got ${c.verdict}`);
+      return c.attempt;
+    });
+    expect(attempts.map((a) => [a.deliveryId, a.body.toString()])).toEqual(stored.map(({ id, body }) => [id, body.toString()]));
+
+    const settlements = await Promise.all(attempts.map((attempt, i) => finish(attempt, String(3000 + i), 200)));
+    expect(settlements.map((s) => [s.applied, s.status])).toEqual(stored.map(() => [true, "delivered"]));
+    for (const { id } of stored) expect((await getDelivery({ ctx: org.ctx, input: { id } })).attempts.map((a) => a.statusCode)).toEqual([200]);
+    expect(await inFlight(endpoint.id)).toBe(0);
   });
 });
 

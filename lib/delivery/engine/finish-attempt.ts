@@ -6,6 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
+import { batchIdRange, withinIdRange } from "@/lib/storage/batch-id-range";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
@@ -86,59 +87,8 @@ interface Finished {
   look: ParkedLook;
 }
 
-// Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard; parked
-// deliveries are taken with skip locked), so two batches, here or in another worker process,
-// cannot deadlock on each other.
-const FINISH = `
-  with i as (
-    select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
-      job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
-      response_body text, error text, status text, reason text, retry_in_ms int, uncount int, slot text)
-  ),
-  cur as (
-    select d.id, d.status, d.claimed_by_job from deliveries d
-    where d.id in (select delivery_id from i) order by d.id for update
-  ),
-  -- A delivery deleted meanwhile (its endpoint was) has no row to record against.
-  recorded as (
-    insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
-    select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.error
-    from i join cur on cur.id = i.delivery_id
-    -- Once per (delivery, number): a re-run of this finish records nothing twice; a real outcome
-    -- replaces an "interrupted" placeholder the rescue sweep or a takeover wrote meanwhile.
-    on conflict (delivery_id, number) do update set
-      trigger = excluded.trigger, started_at = excluded.started_at, duration_ms = excluded.duration_ms,
-      status_code = excluded.status_code, response_body = excluded.response_body, error = excluded.error
-      where attempts.error like 'interrupted:%'
-  ),
-  mine as (
-    select i.* from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
-    -- A bury during the attempt stands, unless the destination took it after all.
-    where cur.status = 'delivering' or (cur.status = 'dead' and i.status = 'delivered')
-  ),
-  moved as (
-    update deliveries d set
-      status = mine.status,
-      last_status_code = mine.status_code,
-      last_error = mine.reason,
-      -- A retry is due by the database's clock, which every claim and sweep compares it with.
-      next_attempt_at = case when mine.status = 'pending' then now() + make_interval(secs => mine.retry_in_ms / 1000.0) end,
-      auto_attempt_count = d.auto_attempt_count - mine.uncount,
-      delivered_at = case when mine.status = 'delivered' then now() else d.delivered_at end,
-      claimed_by_job = null, lease_expires_at = null, updated_at = now()
-    from mine where d.id = mine.delivery_id
-    returning d.id, d.endpoint_id, d.status, d.next_attempt_at
-  ),
-  -- A retry's job, due when the delivery is. Keyed, so a replay replaces it and a bury removes it.
-  retried as (
-    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "m.id", endpointId: "m.endpoint_id", trigger: "'auto'", runAt: "m.next_attempt_at", keyed: true })}
-      from moved m where m.status = 'pending'`)} as jobs
-    where exists (select 1 from moved where moved.status = 'pending')
-  ),
-  -- The attempts whose slot is still theirs (no other job took their claim over).
-  holders as (
-    select i.ord, i.endpoint_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
-  ),
+// Chains (finish's part when an attempt passes its slot on).
+const CHAINS = `
   -- Chains: each endpoint's oldest parked deliveries (none while it is paused), one per attempt
   -- passing its slot on, in the parked index's order (status not named: endpoint-slots.ts
   -- wakeParkedDeliveries says why).
@@ -172,6 +122,74 @@ const FINISH = `
     returning pairs.ord, ${claimedReturning("false")},
       ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   ),
+`;
+
+// Without chains, no pairs; $2 (the lease margin, which only a chain's claim reads) is typed here, as
+// PostgreSQL must type every parameter of a statement.
+const NO_CHAINS = `pairs as (select null::int as ord, $2::float8 as lease_margin_seconds where false),`;
+
+// What a chain claimed, as a claim statement's row (claimResult).
+const CHAINED_COLUMNS = `case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
+    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
+    c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted`;
+
+// Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard; parked
+// deliveries are taken with skip locked), so two batches, here or in another worker process,
+// cannot deadlock on each other. `ranged`: $3 and $4 are the least and greatest of the batch's delivery
+// ids (lib/storage/batch-id-range.ts: its own deliveries are read in those weeks' partitions only).
+// `chains`: some attempt passes its slot on; without, the statement leaves out the look for parked
+// deliveries, which reads every week's partition.
+const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
+  with i as (
+    select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
+      job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
+      response_body text, error text, status text, reason text, retry_in_ms int, uncount int, slot text)
+  ),
+  cur as (
+    select d.id, d.status, d.claimed_by_job from deliveries d
+    where d.id in (select delivery_id from i) ${withinIdRange(ranged, "d.id", "$3", "$4")} order by d.id for update
+  ),
+  -- A delivery deleted meanwhile (its endpoint was) has no row to record against.
+  recorded as (
+    insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
+    select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.error
+    from i join cur on cur.id = i.delivery_id
+    -- Once per (delivery, number): a re-run of this finish records nothing twice; a real outcome
+    -- replaces an "interrupted" placeholder the rescue sweep or a takeover wrote meanwhile.
+    on conflict (delivery_id, number) do update set
+      trigger = excluded.trigger, started_at = excluded.started_at, duration_ms = excluded.duration_ms,
+      status_code = excluded.status_code, response_body = excluded.response_body, error = excluded.error
+      where attempts.error like 'interrupted:%'
+  ),
+  mine as (
+    select i.* from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
+    -- A bury during the attempt stands, unless the destination took it after all.
+    where cur.status = 'delivering' or (cur.status = 'dead' and i.status = 'delivered')
+  ),
+  moved as (
+    update deliveries d set
+      status = mine.status,
+      last_status_code = mine.status_code,
+      last_error = mine.reason,
+      -- A retry is due by the database's clock, which every claim and sweep compares it with.
+      next_attempt_at = case when mine.status = 'pending' then now() + make_interval(secs => mine.retry_in_ms / 1000.0) end,
+      auto_attempt_count = d.auto_attempt_count - mine.uncount,
+      delivered_at = case when mine.status = 'delivered' then now() else d.delivered_at end,
+      claimed_by_job = null, lease_expires_at = null, updated_at = now()
+    from mine where d.id = mine.delivery_id ${withinIdRange(ranged, "d.id", "$3", "$4")}
+    returning d.id, d.endpoint_id, d.status, d.next_attempt_at
+  ),
+  -- A retry's job, due when the delivery is. Keyed, so a replay replaces it and a bury removes it.
+  retried as (
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "m.id", endpointId: "m.endpoint_id", trigger: "'auto'", runAt: "m.next_attempt_at", keyed: true })}
+      from moved m where m.status = 'pending'`)} as jobs
+    where exists (select 1 from moved where moved.status = 'pending')
+  ),
+  -- The attempts whose slot is still theirs (no other job took their claim over).
+  holders as (
+    select i.ord, i.endpoint_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
+  ),
+  ${chains ? CHAINS : NO_CHAINS}
   -- The slots not passed on are free again.
   freed as (
     select h.endpoint_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
@@ -188,14 +206,16 @@ const FINISH = `
     where s.endpoint_id = freed.endpoint_id and s.shard = freed.shard
   )
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
-    case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
-    c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted
-  from i left join claimed c on c.ord = i.ord
-  ${payloadJoin("c")}
+    ${chains ? CHAINED_COLUMNS : "null as verdict, null as delivery_id"}
+  from i ${chains ? `left join claimed c on c.ord = i.ord ${payloadJoin("c")}` : ""}
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added
   order by i.ord`;
+
+const FINISH = {
+  ranged: { chains: finish({ ranged: true, chains: true }), plain: finish({ ranged: true, chains: false }) },
+  unranged: { chains: finish({ ranged: false, chains: true }), plain: finish({ ranged: false, chains: false }) },
+};
 
 type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Date | null };
 
@@ -226,11 +246,14 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
     retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
   const endpointIds = [...new Set(ends.map((e) => e.endpointId))];
+  const range = batchIdRange(ends.map((e) => e.deliveryId));
+  const statement = FINISH[range ? "ranged" : "unranged"][ends.some((e) => e.slot === "pass-on") ? "chains" : "plain"];
+  const bounds = range ? [range.first, range.last] : [];
   const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      tx.unsafe<FinishRow[]>(FINISH, [JSON.stringify(rows), settings.leaseMarginMs / 1000], { prepare: true }).execute(),
+      tx.unsafe<FinishRow[]>(statement, [JSON.stringify(rows), settings.leaseMarginMs / 1000, ...bounds], { prepare: true }).execute(),
     ],
     (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
   );
