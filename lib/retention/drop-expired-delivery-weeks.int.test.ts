@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { replayDelivery } from "@/lib/delivery/replay-delivery";
+import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { createEndpointFixture, until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -104,7 +105,7 @@ describe("retention by whole weeks", () => {
     expect((await sql`select tableoid::regclass::text as name from deliveries where id = ${straggler}`)[0]!.name).toBe("deliveries_default");
   });
 
-  it("gives way to a reader, keeps the week of a delivery replayed meanwhile, and the replay keeps its dedupe key", async () => {
+  it("gives way to a reader, keeps the week of a delivery replayed meanwhile, and a replay, single or bulk, keeps its dedupe keys", async () => {
     const sql = getSql();
     await onlyWeek(11);
     const org = await organization(1);
@@ -127,11 +128,14 @@ describe("retention by whole weeks", () => {
     expect(await keysOf(ids)).toEqual([]);
     await replayDelivery({ ctx: org.ctx, input: { id: ids[0]! } });
     expect(await keysOf(ids)).toEqual([ids[0]]);
+    // So does a bulk replay, each of its deliveries'.
+    expect(await replayDeliveries({ ctx: org.ctx, input: { filter: { endpointId: org.endpointId, status: "delivered" } } })).toEqual({ count: 2 });
+    expect(await keysOf(ids)).toEqual(ids);
 
     const again = await dropExpiredDeliveryWeeks({ now: later, batchSize: 10, ...noBudgetLimit });
     expect(again.weeks).not.toContain(monday(11));
-    expect((await sql`select status from deliveries where id = ${ids[0]!}`)[0]?.status).toBe("pending");
-    expect(await keysOf(ids)).toEqual([ids[0]]);
+    expect((await sql`select status from deliveries where id = any(${ids}) order by id`).map((r) => r.status)).toEqual(["pending", "pending", "pending"]);
+    expect(await keysOf(ids)).toEqual(ids);
   });
 
   it("looks again under the lock: a delivery changed after the first look keeps its week", async () => {
