@@ -16,7 +16,7 @@ let offset = pool.length;
  * first of 25 base-36 digits is at most `f`), so the ids made before this format are all below it.
  */
 const TIME_ORDERED: ReadonlySet<IdPrefix> = new Set(["dlv"]);
-export const TIME_ORDERED_MARKER = "g";
+const TIME_ORDERED_MARKER = "g";
 const RANDOM_DIGITS = 15n;
 
 /**
