@@ -118,6 +118,22 @@ export const deliveryKeys = pgTable(
 );
 
 /**
+ * One row per parked delivery (`parked_at` set), so that "is anything parked at this endpoint?" is one probe of
+ * a small table: the worker asks it after every claim and finish (lib/delivery/engine/endpoint-slots.ts
+ * anyParked), and on `deliveries` it probed the parked index of every week's partition. Kept by the triggers
+ * of db/migrations/0028_parked_deliveries.sql in the transaction that parks or unparks the delivery, so it
+ * is always what `deliveries` says; no statement writes it by hand.
+ */
+export const parkedDeliveries = pgTable(
+  "parked_deliveries",
+  {
+    endpointId: text().notNull(),
+    deliveryId: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.endpointId, t.deliveryId] })],
+);
+
+/**
  * What a delivery received, apart from its state: written once, in ingest's statement with its delivery, and
  * never updated. Kept out of `deliveries` so that the worker's updates of the small state (claim, finish, park,
  * wake, replay, bury) copy neither headers nor body (only the TOAST pointer of a big body, but a ~1 KB body is

@@ -138,16 +138,12 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
 }
 
 /**
- * Is anything parked at this endpoint? Asked as "its oldest parked delivery", in the parked index's
- * order, so that index is the plan (a bare EXISTS let the planner walk the endpoint's received-at
- * index once a backlog had drained). `claimed_by_job is null`, true of every parked row, keeps it
- * a plain index scan rather than an index-only one: a plain scan marks the entries of deliveries
- * unparked since as dead, so the drained head of the index does not fill with entries to re-check.
+ * Is anything parked at this endpoint? One probe of parked_deliveries, which the triggers keep in the
+ * transaction that parks or unparks (db/schema/deliveries.ts): asked after every claim and finish, mostly of
+ * endpoints with nothing parked, and on `deliveries` it probed the parked index of every week's partition.
  */
 export function anyParked(endpointId: string | SQL): SQL {
-  return sql`(select p.id from deliveries p
-    where p.endpoint_id = ${endpointId} and p.parked_at is not null and p.claimed_by_job is null
-    order by p.parked_at, p.id limit 1) is not null`;
+  return sql`exists (select 1 from parked_deliveries pk where pk.endpoint_id = ${endpointId})`;
 }
 
 /** What wakeNeededMany saw after a commit, at one endpoint. */
