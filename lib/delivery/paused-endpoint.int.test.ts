@@ -34,8 +34,14 @@ const jobsOfEndpoint = async (endpointId: string) =>
 /** The delivery ids the destination received, in order of arrival. */
 const arrivals = (dest: Destination) => dest.requests.map((r) => String(r.headers["x-inbox-delivery-id"]));
 
-afterEach(() => {
+afterEach(async () => {
   delete process.env.ORG_DELIVERY_CONCURRENCY;
+  // Whatever parked and unparked here (ingest, claims, resumes, chains), parked_deliveries says what deliveries says.
+  const [apart] = await getSql()<{ n: number }[]>`
+    with rows as (select endpoint_id, id from deliveries where parked_at is not null),
+      mirror as (select endpoint_id, delivery_id as id from parked_deliveries)
+    select (select count(*) from (table rows except table mirror) x)::int + (select count(*) from (table mirror except table rows) y)::int as n`;
+  expect(apart!.n).toBe(0);
 });
 
 const resume = (endpointId: string, ctx = suite.org.ctx) => updateEndpoint({ ctx, input: { id: endpointId, changes: { paused: false } } });

@@ -85,6 +85,10 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
         const where = await sql`select tableoid::regclass::text as partition, count(*)::int as n from ${sql(table)} group by 1`;
         expect(where.map((row) => ({ ...row })), table).toEqual([{ partition: `${table}_legacy`, n: before[table === "deliveries" ? "deliveries" : table === "attempts" ? "attempts" : "payloads"].length }]);
       }
+      // The parked ones are in parked_deliveries (0028's copy), which the worker's look reads.
+      const parkedBefore = before.deliveries.filter((row) => row.parked_at !== null).map((row) => `${row.endpoint_id} ${row.id}`).sort();
+      expect(parkedBefore.length).toBeGreaterThan(0);
+      expect((await sql<{ k: string }[]>`select endpoint_id || ' ' || delivery_id as k from parked_deliveries`).map((row) => row.k).sort()).toEqual(parkedBefore);
       // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys'.
       const legacyIndexes = await indexOids("deliveries", "deliveries_legacy");
       expect(legacyIndexes).toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index"));
