@@ -1,5 +1,5 @@
-// Issue #11 point 6: deleting an endpoint with 200,000 deliveries answers at once, through the real
-// server, while another organization ingests through it; the deliveries and attempts go in the
+// Issue #11 point 6: deleting an endpoint with many deliveries (issue #11 said 200,000; 50,000 here, see
+// BIG) answers at once, through the real server, while another organization ingests through it; the deliveries and attempts go in the
 // background, in short transactions, and the other organization's every request is taken. The other
 // ingest's latency during the purge is printed, not asserted: on this noisy 2-core machine its p99 ranged
 // 68–288 ms with the purge batched and 254 ms with it in one statement, so it told neither apart; the
@@ -18,8 +18,11 @@ import { startNextServer, type RunningServer } from "@/test/next-server";
 
 const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-const BIG = 200_000;
-const WITH_ATTEMPTS = 50_000;
+// 50,000: the purge rests twice as long as each batch took, so its length follows the rows (200,000 took
+// 90–96 s, the longest file of a CI run that came near its 15 minutes), and what this checks (the answer
+// before any purge, a hundred short transactions seen, the neighbour's every request taken) needs only many batches.
+const BIG = 50_000;
+const WITH_ATTEMPTS = 12_500;
 /** The other organization's ingest, requests per second: issue #11's neighbour sends 100. */
 const RATE = 100;
 
@@ -79,7 +82,7 @@ function ingestLoad(url: string, perSecond: number) {
   };
 }
 
-describe("deleting an endpoint with 200,000 deliveries while another organization ingests", () => {
+describe("deleting an endpoint with 50,000 deliveries while another organization ingests", () => {
   let acme: Awaited<ReturnType<typeof createOrganizationFixture>>;
   let big: { id: string };
   let kept: { id: string };
@@ -91,7 +94,7 @@ describe("deleting an endpoint with 200,000 deliveries while another organizatio
     kept = await createEndpoint({ ctx: acme.ctx, input: { name: "Kept", provider: "none", destinationUrl: "http://127.0.0.1:9/" } });
     theirs = await createEndpoint({ ctx: globex.ctx, input: { name: "Theirs", provider: "none", destinationUrl: "http://127.0.0.1:9/" } });
     const started = Date.now();
-    // Seeding 200,000 rows is no dashboard query: the app pool's statement timeout cut it off on a busy machine.
+    // Seeding BIG rows is no dashboard query: the app pool's statement timeout cut it off on a busy machine.
     const sql = postgres(database.url(), { max: 1, onnotice: () => {}, connection: { statement_timeout: 0 } });
     for (const endpoint of [big, kept]) {
       const count = endpoint === big ? BIG : 100;
