@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "@/lib/ids";
-import { batchIdRange, withinIdRange } from "./batch-id-range";
+import { batchIdBounds, batchIdRange, withinIdRange } from "./batch-id-range";
 
 describe("a batch's id range", () => {
   it("is the least and greatest of the batch's delivery ids, in any order", () => {
@@ -23,5 +23,11 @@ describe("a batch's id range", () => {
   it("bounds a column only in a statement made for a range", () => {
     expect(withinIdRange(true, "d.id", "$6", "$7")).toBe("and d.id between $6::text and $7::text");
     expect(withinIdRange(false, "d.id", "$6", "$7")).toBe("");
+  });
+
+  it("picks the ranged statement and its two parameters, or the unranged one with none", () => {
+    const [a, b] = [newId("dlv"), newId("dlv")].sort();
+    expect(batchIdBounds([b!, a!])).toEqual({ variant: "ranged", bounds: [a, b] });
+    expect(batchIdBounds([a!, null])).toEqual({ variant: "unranged", bounds: [] });
   });
 });

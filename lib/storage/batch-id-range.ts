@@ -35,3 +35,12 @@ export function batchIdRange(ids: readonly (string | null)[]): IdRange | null {
 export function withinIdRange(ranged: boolean, column: string, first: string, last: string): string {
   return ranged ? `and ${column} between ${first}::text and ${last}::text` : "";
 }
+
+/**
+ * Which of a statement's two texts a batch runs, and the parameters that the ranged text adds (its least and
+ * greatest id, after the statement's own).
+ */
+export function batchIdBounds(ids: readonly (string | null)[]): { variant: "ranged" | "unranged"; bounds: string[] } {
+  const range = batchIdRange(ids);
+  return range ? { variant: "ranged", bounds: [range.first, range.last] } : { variant: "unranged", bounds: [] };
+}

@@ -5,7 +5,7 @@
 // slots. Raw SQL: this is the hot path. Run by claim-delivery.ts, and by hand-on-slots.ts for a chain.
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
-import { batchIdRange, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
 import { PARKED_HERE, PARKED_POSITION } from "./parked-position";
@@ -205,8 +205,7 @@ export type EarlyRow = { delivery_id: string | null; paused: boolean | null };
  */
 export function claimStatements(tx: postgres.ReservedSql, claims: Claim[], settings: DeliverySettings): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
   const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
-  const range = batchIdRange(claims.map((c) => c.deliveryId));
-  const [variant, bounds] = range ? (["ranged", [range.first, range.last]] as const) : (["unranged", []] as const);
+  const { variant, bounds } = batchIdBounds(claims.map((c) => c.deliveryId));
   return [
     tx.unsafe<EarlyRow[]>(
       PARK_EARLY_THEN_LOCK[variant],

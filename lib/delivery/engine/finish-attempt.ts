@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { batchIdRange, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
@@ -246,9 +246,8 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
     retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
   const endpointIds = [...new Set(ends.map((e) => e.endpointId))];
-  const range = batchIdRange(ends.map((e) => e.deliveryId));
-  const statement = FINISH[range ? "ranged" : "unranged"][ends.some((e) => e.slot === "pass-on") ? "chains" : "plain"];
-  const bounds = range ? [range.first, range.last] : [];
+  const { variant, bounds } = batchIdBounds(ends.map((e) => e.deliveryId));
+  const statement = FINISH[variant][ends.some((e) => e.slot === "pass-on") ? "chains" : "plain"];
   const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
