@@ -33,6 +33,12 @@ export const organizations = pgTable(
     name: text().notNull(),
     /** Settled deliveries last changed longer ago than this are removed (API.md, lib/retention). */
     retentionDays: integer().notNull().default(30),
+    /**
+     * Every delivery of the organization has an id at or above this ('' while not known): its queries name it,
+     * so that they plan and read only the partitions from its oldest delivery's week on, not the weeks another
+     * organization keeps (lib/storage/delivery-id-floor.ts).
+     */
+    deliveryIdFloor: text().notNull().default(""),
     createdAt: tstz().notNull().defaultNow(),
     /**
      * Set when an owner deletes it (lib/organizations/delete-organization.ts): nobody can use it from

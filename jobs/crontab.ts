@@ -4,7 +4,7 @@
 // roll-up-delivery-counters: every minute, keeps the table /api/metrics reads its counters from small (lib/metrics).
 // apply-retention: every minute, a bounded run of the retention sweep (lib/retention).
 // index-bodies: every minute, restarts the chain of passes that makes stored bodies searchable, if it broke (lib/delivery/index-bodies.ts).
-// delivery-partitions: every hour, at 17 past, makes the weekly delivery partitions ahead and drops emptied past weeks (lib/storage).
+// delivery-partitions: every hour, at 17 past, makes the weekly delivery partitions ahead and refreshes the organizations' delivery id floors (lib/storage).
 // vacuum-own-tables: every minute, vacuums and analyses our tables where the server's autovacuum does not (lib/maintenance).
 export const crontab = [
   "* * * * * check-alerts ?max=1",

@@ -1,9 +1,13 @@
 // delivery-partitions: every hour (jobs/crontab.ts), makes the weeks of delivery partitions missing ahead
-// (lib/storage/delivery-partitions.ts). The retention sweep drops the past weeks (jobs/apply-retention.ts).
+// (lib/storage/delivery-partitions.ts), then refreshes the organizations' delivery id floors
+// (lib/storage/delivery-id-floor.ts). The retention sweep drops the past weeks (jobs/apply-retention.ts).
 import type { Task } from "graphile-worker";
+import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 
 export const deliveryPartitionsTask: Task = async () => {
   const made = await makeDeliveryPartitions();
   if (made > 0) console.log(`[partitions] made ${made} week(s) of delivery partitions ahead`);
+  const floors = await refreshDeliveryIdFloors();
+  if (floors > 0) console.log(`[partitions] ${floors} organization(s)' delivery id floor refreshed`);
 };

@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/db";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import { parseInput } from "@/lib/validation";
 import { DeliveryFilter, deliveryFilterWhere } from "./delivery-filter";
 
@@ -25,7 +26,8 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: 
     if (!endpoint) throw new NotFoundError("Endpoint");
   }
   // Received before now by the database's clock, which stamped received_at.
-  const where = and(deliveryFilterWhere(ctx.organizationId, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
+  const where = and(deliveryFilterWhere(ctx.organizationId, idFloor, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
   return { filter, where };
 }
 

@@ -37,10 +37,14 @@ function eventTypeWhere(eventType: string): SQL {
   return like(deliveries.eventType, `${eventType.slice(0, -1).replace(/[%_\\]/g, "\\$&")}%`);
 }
 
-/** SQL conditions for the filter, always scoped to the organization. */
-export function deliveryFilterWhere(organizationId: string, filter: DeliveryFilter): SQL {
+/**
+ * SQL conditions for the filter, always scoped to the organization, and from its delivery id floor on
+ * (deliveryIdFloor, lib/storage/delivery-id-floor.ts): the same rows, planned over its own weeks' partitions only.
+ */
+export function deliveryFilterWhere(organizationId: string, idFloor: string, filter: DeliveryFilter): SQL {
   return and(
     eq(deliveries.organizationId, organizationId),
+    gte(deliveries.id, idFloor),
     filter.endpointId ? eq(deliveries.endpointId, filter.endpointId) : undefined,
     filter.status ? eq(deliveries.status, filter.status) : undefined,
     filter.eventType ? eventTypeWhere(filter.eventType) : undefined,

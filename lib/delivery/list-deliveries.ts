@@ -3,6 +3,7 @@ import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import type { DbOrTx } from "@/db";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
 import { presentDeliverySummary, type DeliverySummary } from "./presentation/present-delivery";
 import { searchGate } from "./search-gate";
@@ -56,17 +57,18 @@ const payloadBody = sql`${deliveryPayloads.body}`;
  * row by row: an EXISTS without it may be planned as a "hashed SubPlan", one pass over every organization's
  * payloads before the first row (bench/dashboard: ~1 s a search on 300,000 deliveries; search-cost.int.test.ts).
  */
-const ownBodyContains = (q: string) =>
-  sql`exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id} and ${bodyContains(q, payloadBody)} offset 0)`;
+const ownBodyContains = (q: string, idFloor: string) =>
+  sql`exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id}
+    and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyContains(q, payloadBody)} offset 0)`;
 
 /**
  * `q` matches the external id or the event type ignoring case, or bytes inside the body ignoring the case of
  * ASCII letters. Exact, cheap per row, no index. The body is fetched (by delivery_payloads' primary key) only
  * for rows whose external id and event type do not match.
  */
-function searchWhere(q: string): SQL {
+function searchWhere(q: string, idFloor: string): SQL {
   return sql`(lower(${deliveries.externalId}) = lower(${q}) or ${deliveries.eventType} ilike ${ilikePattern(q)}
-    or ${ownBodyContains(q)})`;
+    or ${ownBodyContains(q, idFloor)})`;
 }
 
 /**
@@ -80,22 +82,22 @@ function searchWhere(q: string): SQL {
  * their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.
  */
-function indexedSearchWhere(organizationId: string, q: string, key: string): SQL {
+function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string): SQL {
   const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
     or ${deliveries.id} = any(array(
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.searchable}
+         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${deliveryPayloads.searchable}
            and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
            and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}
          union all
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and not ${deliveryPayloads.searchable}
+         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor} and not ${deliveryPayloads.searchable}
            and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyContains(q, payloadBody)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
-        and ${ownBodyContains(q)}))`;
+        and ${ownBodyContains(q, idFloor)}))`;
 }
 
 /**
@@ -142,18 +144,18 @@ const notBefore = (edge: Edge) => sql`(${deliveries.receivedAt}, ${deliveries.id
  *    resumes, so a rare short q in a big history costs each request a bounded walk, not the statement timeout.
  * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
  */
-async function search(db: DbOrTx, organizationId: string, where: SQL, q: string, limit: number): Promise<{ rows: Row[]; resumeAt?: Edge }> {
+async function search(db: DbOrTx, organizationId: string, idFloor: string, where: SQL, q: string, limit: number): Promise<{ rows: Row[]; resumeAt?: Edge }> {
   const window = searchWindow();
   const probe = probeSize(window);
   const probeEdge = await nth(db, where, probe);
-  const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q)), limit);
+  const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q, idFloor)), limit);
   if (hits.length === limit || !probeEdge) return { rows: hits };
   let edge = probeEdge;
   const rowsToFill = hits.length ? ((limit - hits.length) / hits.length) * probe : Infinity;
   if (window > probe && rowsToFill <= window - probe) {
     const windowEdge = await nth(db, where, window);
     const older = before(probeEdge.cursorAt, probeEdge.id);
-    hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q)), limit - hits.length)));
+    hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q, idFloor)), limit - hits.length)));
     if (hits.length === limit || !windowEdge) return { rows: hits };
     edge = windowEdge;
     // Nearly full: the last few hits are most likely just past the window, and walking on to them tests fewer
@@ -166,7 +168,7 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
       if (walked + beyond > window * 3) break;
       const past = and(where, before(edge.cursorAt, edge.id))!;
       const beyondEdge = await nth(db, past, beyond);
-      hits.push(...(await page(db, and(past, beyondEdge && notBefore(beyondEdge), searchWhere(q)), limit - hits.length)));
+      hits.push(...(await page(db, and(past, beyondEdge && notBefore(beyondEdge), searchWhere(q, idFloor)), limit - hits.length)));
       if (hits.length === limit || !beyondEdge) return { rows: hits };
       edge = beyondEdge;
       walked += beyond;
@@ -174,11 +176,11 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
   }
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
-  if (key) return { rows: [...hits, ...(await page(db, and(older, indexedSearchWhere(organizationId, q, key)), limit - hits.length))] };
+  if (key) return { rows: [...hits, ...(await page(db, and(older, indexedSearchWhere(organizationId, idFloor, q, key)), limit - hits.length))] };
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
   // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
   const stretchEdge = await nth(db, older, SHORT_Q_STRETCH_WINDOWS * window);
-  hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q)), limit - hits.length)));
+  hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q, idFloor)), limit - hits.length)));
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
 }
 
@@ -186,10 +188,11 @@ async function search(db: DbOrTx, organizationId: string, where: SQL, q: string,
 export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: DeliveryFilter & { q?: string; limit?: unknown; cursor?: string | null } }) {
   const limit = pageLimit(input.limit);
   const cursor = decodeCursor(input.cursor, "dlv");
-  const where = and(deliveryFilterWhere(ctx.organizationId, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
+  const where = and(deliveryFilterWhere(ctx.organizationId, idFloor, input), cursor ? before(cursor.atText, cursor.id) : undefined)!;
   const q = input.q;
   const { rows, resumeAt } = q
-    ? await searchGate().run(ctx.organizationId, () => search(ctx.db, ctx.organizationId, where, q, limit + 1))
+    ? await searchGate().run(ctx.organizationId, () => search(ctx.db, ctx.organizationId, idFloor, where, q, limit + 1))
     : { rows: await page(ctx.db, where, limit + 1), resumeAt: undefined };
   const last = rows.slice(0, limit).at(-1);
   // A search that stopped walking before its page filled resumes after the last delivery it tested.

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import { getEndpointRowOrThrow } from "./get-endpoint-or-throw";
 
 export interface EndpointStats {
@@ -27,6 +28,7 @@ export interface EndpointStats {
  */
 export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<EndpointStats> {
   const endpoint = await getEndpointRowOrThrow({ ctx, input });
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [row] = await ctx.db.execute<Record<keyof EndpointStats, string | number>>(sql`
     select
       coalesce(counted.held - counted.delivered - counted.dead, 0) - delivering.count as "pending",
@@ -37,8 +39,8 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
       last_hour.received as "receivedLastHour",
       last_hour.delivered as "deliveredLastHour"
     from
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and status = 'delivering') delivering,
-      (select min(pending_since) as pending_since from deliveries where endpoint_id = ${endpoint.id} and status in ('pending', 'delivering')) oldest,
+      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and id >= ${idFloor} and status = 'delivering') delivering,
+      (select min(pending_since) as pending_since from deliveries where endpoint_id = ${endpoint.id} and id >= ${idFloor} and status in ('pending', 'delivering')) oldest,
       (select coalesce(sum(count) filter (where event = 'received'), 0) as received,
               coalesce(sum(count) filter (where event = 'delivered'), 0) as delivered from (
         select event, count from delivery_counts_by_minute

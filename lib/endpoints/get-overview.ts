@@ -17,6 +17,7 @@
 // (bodies make rows large): ~7,000 pages for a busy organization's day in bench/dashboard's data.
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 
 export const OVERVIEW_HOURS = 24;
 
@@ -76,11 +77,12 @@ type HourRow = { endpointId: string; hoursAgo: number; received: string | number
 export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now?: Date } }): Promise<Overview> {
   const now = (input.now ?? new Date()).toISOString();
   const from = new Date(Date.parse(now) - OVERVIEW_HOURS * 3600_000).toISOString();
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const backlog = await ctx.db.execute<BacklogRow>(sql`
     select e.id, e.name, e.provider, e.paused, e.alert_pending_age_seconds as "alertPendingAgeSeconds",
       coalesce(counted.held - counted.delivered - counted.dead, 0) as "pending",
       coalesce(greatest(0, floor(extract(epoch from ${now}::timestamptz - (
-        select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering'))))), 0)
+        select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.id >= ${idFloor} and d.status in ('pending', 'delivering'))))), 0)
         as "oldestPendingAgeSeconds",
       (select count(*) from rejected_requests r where r.endpoint_id = e.id and r.at > ${from}::timestamptz and r.at <= ${now}::timestamptz) as "refused"
     from endpoints e
@@ -90,7 +92,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
     where e.organization_id = ${ctx.organizationId}
     order by e.created_at desc, e.id desc`);
   const hoursAgo = sql`floor(extract(epoch from ${now}::timestamptz - d.received_at) / 3600)::int`;
-  const inWindow = sql`d.received_at > ${from}::timestamptz and d.received_at <= ${now}::timestamptz`;
+  const inWindow = sql`d.id >= ${idFloor} and d.received_at > ${from}::timestamptz and d.received_at <= ${now}::timestamptz`;
   const hours = await ctx.db.execute<HourRow>(sql`
     with eps as (select id from endpoints where organization_id = ${ctx.organizationId})
     select endpoint_id as "endpointId", hours_ago as "hoursAgo", sum(received) as "received", sum(open) as "open",

@@ -9,6 +9,7 @@ import { deleteExpiredIncidents } from "./delete-expired-incidents";
 import { deleteExpiredMails } from "./delete-expired-mails";
 import { deleteExpiredQuarantinedRequests } from "./delete-expired-quarantined-requests";
 import { deleteExpiredRefusedRequests } from "./delete-expired-refused-requests";
+import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { dropExpiredDeliveryWeeks } from "./drop-expired-delivery-weeks";
 import { listOrganizationsWithExpiredRecords } from "./list-organizations-with-expired-records";
 import { FULL_BATCH_REST_MS, retentionSettings, type RetentionSettings } from "./retention-settings";
@@ -76,6 +77,8 @@ export async function applyRetention({
       },
     });
     weeksDropped.weeks.push(...weeks.weeks);
+    // The organizations whose oldest deliveries went with a week plan fewer partitions from now on.
+    if (weeks.weeks.length > 0) await refreshDeliveryIdFloors();
     weeksDropped.deliveries += weeks.deliveries;
     deleted.deliveries += weeks.deliveries;
     // A week whose drop gave way to a busy table waits for the next run; the row deletes go on.

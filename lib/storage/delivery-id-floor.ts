@@ -1,0 +1,51 @@
+// Each organization's delivery id floor (organizations.delivery_id_floor): an id at or below every delivery it
+// holds. The dashboard's and the API's queries that name no delivery id name it (`d.id >= floor`), so PostgreSQL
+// plans and reads only the partitions from the floor's week on: an organization that keeps a year (~53 weekly
+// partitions of each table) pays for that year in its own queries, and one that keeps 30 days plans its ~6
+// weeks whoever else keeps what (a deliveries page's plan over 55 partitions ~6 ms, over 6 ~0.4 ms; README).
+//
+// refreshDeliveryIdFloors sets it, every hour (jobs/delivery-partitions.ts) and after a week is dropped
+// (lib/retention/apply-retention.ts). Until the first refresh it is '', which names every partition.
+import { eq } from "drizzle-orm";
+import type postgres from "postgres";
+import { getSql, type DbOrTx } from "@/db";
+import { organizations } from "@/db/schema";
+
+/**
+ * How far behind the database's clock a clock that makes delivery ids may be (ids begin with the time they
+ * were made, lib/ids.ts): a floor is never above the id of that long before its refresh, so a delivery made
+ * after the refresh is above it.
+ */
+const CLOCK_MARGIN = "1 day";
+
+/** The floor of the organization's delivery ids ('' when not known yet: no partition left out). */
+export async function deliveryIdFloor(db: DbOrTx, organizationId: string): Promise<string> {
+  const [row] = await db.select({ floor: organizations.deliveryIdFloor }).from(organizations).where(eq(organizations.id, organizationId));
+  return row?.floor ?? "";
+}
+
+/**
+ * Sets every organization's floor to the least of: where the oldest partition holding one of its deliveries
+ * begins ('' for the legacy partition, which begins at MINVALUE); its least id in the default partition (ids
+ * whose week was never made, or was dropped); the id of CLOCK_MARGIN before `now` (database clock unless
+ * given: tests and benches run ahead of the calendar). The partitions are probed oldest first from the
+ * current floor's on, one index probe each (inbox_oldest_delivery_partition_start, migration 0030), stopping
+ * at the first that holds one: an organization costs a probe or two an hour. Nothing lands below a floor meanwhile: a delivery made
+ * now has an id above the margin's. Returns how many floors changed.
+ */
+export async function refreshDeliveryIdFloors({ sql = getSql(), now }: { sql?: postgres.Sql; now?: Date } = {}): Promise<number> {
+  const changed = await sql`
+    with margin as (
+      select inbox_time_ordered_id_floor('dlv', coalesce(${now ?? null}::timestamptz, now()) - ${CLOCK_MARGIN}::interval) as id
+    ), floors as (
+      select o.id, least(
+        inbox_oldest_delivery_partition_start(o.id, o.delivery_id_floor),
+        (select min(d.id) from deliveries_default d where d.organization_id = o.id),
+        (select id from margin)) as floor
+      from organizations o
+    )
+    update organizations o set delivery_id_floor = f.floor from floors f
+    where f.id = o.id and o.delivery_id_floor is distinct from f.floor
+    returning 1`;
+  return changed.length;
+}
