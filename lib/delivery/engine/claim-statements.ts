@@ -8,7 +8,7 @@ import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
-import { PARKED_HERE, PARKED_POSITION } from "./parked-position";
+import { PARKED_HERE, PARKED_POSITION, parkedIdRange } from "./parked-position";
 import type { DeliverySettings } from "./settings";
 
 // A due delivery of an endpoint that is paused or looks full (or whose organization looks full) is
@@ -71,6 +71,7 @@ const claim = (ranged: boolean) => `
         ? "r.delivery_id"
         : `coalesce(r.delivery_id, (
         select p.id from deliveries p where p.endpoint_id = r.endpoint_id and p.parked_at is not null
+          and p.id between ${parkedIdRange("r.endpoint_id")}
         order by p.parked_at, p.id limit 1))`
     } as delivery_id
     from json_to_recordset($1::text::json) as r(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)

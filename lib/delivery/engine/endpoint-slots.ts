@@ -31,6 +31,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
+import { parkedIdRange } from "./parked-position";
 import type { DeliverySettings } from "./settings";
 
 /** The two caps on attempts in flight. */
@@ -100,12 +101,15 @@ export function orgInFlightSql(organizationId: string): string {
 export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<string[]> {
   // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
-    with pick as (
+    with target as (select ${input.endpointId}::text as id),
+    pick as (
       select d.id from deliveries d
       -- In the parked index's order (endpoint, parked_at, id), so the planner has no other index to
       -- walk. Parked implies pending (parking sets it; a claim, replay or bury clears parked_at), so
       -- status is not named: that would offer it the open-deliveries index, every pending row of the endpoint.
+      -- The endpoint as a subquery (computed once, as the statement starts): parkedIdRange names it twice.
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
+        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))}
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.parked_at, d.id
       -- As many as the endpoint and its organization both have free slots for.

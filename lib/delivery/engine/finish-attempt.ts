@@ -12,6 +12,7 @@ import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { handOnLooked } from "./hand-on-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
+import { parkedIdRange } from "./parked-position";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
 import type { SendOutput } from "./send-to-destination";
@@ -101,7 +102,7 @@ const CHAINS = `
     select p.id, p.endpoint_id, row_number() over (partition by p.endpoint_id order by p.parked_at, p.id) as r
     from demand cross join lateral (
       select d.id, d.endpoint_id, d.parked_at from deliveries d
-      where d.endpoint_id = demand.endpoint_id and d.parked_at is not null
+      where d.endpoint_id = demand.endpoint_id and d.parked_at is not null and d.id between ${parkedIdRange("demand.endpoint_id")}
         and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
       order by d.parked_at, d.id limit demand.n
       for update skip locked

@@ -2,10 +2,12 @@
 // them (the triggers of migration 0028), and the worker's look "is anything parked here?" reads it alone: no
 // week's partition of deliveries, however many weeks are kept.
 import { beforeAll, describe, expect, it } from "vitest";
+import type postgres from "postgres";
 import { getSql } from "@/db";
 import { withTransaction } from "@/lib/context";
 import { newId } from "@/lib/ids";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
+import { idInWeek, monday } from "@/test/partition-weeks";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -14,7 +16,8 @@ import { buryDelivery } from "../bury-delivery";
 import { replayDelivery } from "../replay-delivery";
 import { resumeEndpointDeliveries } from "../resume-endpoint-deliveries";
 import { claimDelivery } from "./claim-delivery";
-import { drizzleRunner, wakeNeededMany } from "./endpoint-slots";
+import { claimStatements } from "./claim-statements";
+import { drizzleRunner, rawRunner, wakeNeededMany, wakeParkedDeliveries } from "./endpoint-slots";
 import { deliverySettings } from "./settings";
 
 useTestDatabase();
@@ -98,5 +101,48 @@ describe("parked deliveries", () => {
     expect([looks.get(quiet.id)!.needed, looks.get(busy.id)!.needed]).toEqual([false, true]);
     expect((await parkedBothWays(busy.id)).mirror).toEqual([second]);
     expect(scans).toBe(0);
+  });
+
+  it("are picked, oldest in line first, from the weeks holding them only", async () => {
+    const sql = getSql();
+    await makeDeliveryPartitions(sql, 6);
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
+    // Parked in weeks 3 and 5, first in line in week 5 (parked_at is a place in line, not an id order); weeks 1
+    // and 4 hold the endpoint's deliveries that are not parked, the other weeks nothing.
+    const park = async (id: string, parkedAt: string | null) =>
+      sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
+        values (${id}, ${org.organizationId}, ${endpoint.id}, ${"evt_" + id}, 'pending', 2, ${parkedAt}::timestamptz)`;
+    await park(idInWeek(1, 1), null);
+    await park(idInWeek(4, 1), null);
+    await park(idInWeek(3, 1), "2026-01-01T00:00:03Z");
+    await park(idInWeek(3, 2), "2026-01-01T00:00:04Z");
+    await park(idInWeek(5, 1), "2026-01-01T00:00:01Z");
+    await park(idInWeek(5, 2), "2026-01-01T00:00:02Z");
+    // Outside weeks 3 to 5 (week 4, between, is read: the picks name the least and greatest id parked).
+    const elsewhere = [0, 1, 2, 6].map((week) => `deliveries_w${monday(week)}`).concat(["deliveries_legacy", "deliveries_default"]);
+    /** Index and sequential scans of deliveries' partitions outside the parked ones' weeks, in this transaction so far. */
+    const scansElsewhere = async (tx: postgres.TransactionSql) =>
+      Number((await tx<{ n: string }[]>`
+        select coalesce(sum(pg_stat_get_xact_numscans(c.oid)), 0)
+          + coalesce((select sum(pg_stat_get_xact_numscans(i.indexrelid)) from pg_index i join pg_class t on t.oid = i.indrelid where t.relname = any(${elsewhere})), 0) as n
+        from pg_class c where c.relname = any(${elsewhere})`)[0]!.n);
+
+    // A job that takes the oldest parked delivery itself (a chain names none), in the claim's statements: the first
+    // in line, across weeks. (Its other parts, joined to a batch naming no id, still read every week.)
+    const claimed = await sql.begin(async (tx) => {
+      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings);
+      await early;
+      return (await claim)[0]?.delivery_id;
+    });
+    expect(claimed).toBe(idInWeek(5, 1));
+
+    // A wake of as many as the free slots (the cap lifted to 3: the claim above holds one).
+    const woken = await sql.begin(async (tx) => {
+      const before = await scansElsewhere(tx);
+      const ids = await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: { ...settings, endpointConcurrency: 3 } });
+      return { ids, scans: (await scansElsewhere(tx)) - before };
+    });
+    expect(woken).toEqual({ ids: [idInWeek(5, 2), idInWeek(3, 1)], scans: 0 });
+    expect((await parkedBothWays(endpoint.id)).mirror).toEqual([idInWeek(3, 2)]);
   });
 });

@@ -16,3 +16,14 @@ export const PARKED_POSITION = "case when d.attempt_count = 0 then least(d.recei
  * in the same transaction: parked_at no longer says so (it may be received_at), updated_at = now() does.
  */
 export const PARKED_HERE = "(d.parked_at is not null and d.updated_at = now())";
+
+/**
+ * The least and greatest id parked at the endpoint `endpoint` (SQL text of its id), as `<least> and <greatest>`
+ * for a `between`: two probes of parked_deliveries' primary key (kept in the transaction that parks or unparks,
+ * so it holds exactly the deliveries parked at any snapshot; null when none is). Every pick of an endpoint's
+ * oldest parked deliveries names it (`d.id between …`), so PostgreSQL reads the parked index of the weeks
+ * between, pruned as the statement runs, not of every week kept (a wake at 55 partitions probed 55 indexes).
+ */
+export const parkedIdRange = (endpoint: string) =>
+  `(select min(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = ${endpoint})
+    and (select max(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = ${endpoint})`;
