@@ -8,6 +8,7 @@ import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "./build-online-indexes";
+import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { redactLogText } from "@/lib/logging/describe-error";
 
@@ -32,6 +33,9 @@ export async function migrateDatabase(url: string, { onlineIndexes = ONLINE_INDE
       await buildOnlineIndexes(client, onlineIndexes);
       // The weeks ahead, also for a database that was down while they came due.
       await makeDeliveryPartitions(client);
+      // And the organizations' delivery id floors: after the upgrade to 0030, each organization's queries plan
+      // only its own weeks from the start, not after the worker's first hourly refresh.
+      await refreshDeliveryIdFloors({ sql: client });
     });
   } finally {
     await client.end();

@@ -10,6 +10,7 @@ import { countSelection, bulkSelection } from "@/lib/delivery/bulk-selection";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { timeOrderedIdFloor } from "@/lib/ids";
+import { migrateDatabase } from "@/lib/runtime/migrate";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
@@ -17,7 +18,7 @@ import { idInWeek, inWeekAt, monday } from "@/test/partition-weeks";
 import { deliveryIdFloor, refreshDeliveryIdFloors } from "./delivery-id-floor";
 import { makeDeliveryPartitions } from "./delivery-partitions";
 
-useTestDatabase();
+const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 // A search walks its newest delivery only, then asks the indexes (lib/delivery/list-deliveries.ts): both routes run.
 process.env.INBOX_SEARCH_WINDOW = "2";
@@ -126,5 +127,15 @@ describe("delivery id floors", () => {
     await refreshDeliveryIdFloors({ now });
     expect(await floorOf(keeper)).toBe(weekStart(6));
     expect(await floorOf(recent)).toBe(weekStart(10));
+  });
+
+  it("are refreshed by every migrate, so an upgraded database's organizations plan their own weeks from the start", async () => {
+    const org = await organization("Upgraded");
+    expect(await deliveryIdFloor(org.ctx.db, org.organizationId)).toBe("");
+    const before = Date.now();
+    await migrateDatabase(database.url());
+    // Nothing held: the id of a day before the migrate (database clock).
+    const floor = await deliveryIdFloor(org.ctx.db, org.organizationId);
+    expect(floor >= timeOrderedIdFloor("dlv", before - DAY_MS - 60_000) && floor <= timeOrderedIdFloor("dlv", Date.now() - DAY_MS + 60_000)).toBe(true);
   });
 });
