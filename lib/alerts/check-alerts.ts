@@ -15,13 +15,15 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
   const now = input.now.toISOString();
   const lookback = `${Math.ceil((ALERT_TIMING.deadLookbackMs + ALERT_TIMING.deadSettleMs) / 1000)} seconds`;
   const candidates = await db.execute<{ id: string; organization_id: string }>(sql`
-    select e.id, e.organization_id from endpoints e
+    -- Each endpoint's deliveries from its organization's delivery id floor on (lib/storage/delivery-id-floor.ts):
+    -- pruned as each probe runs, to the weeks that organization holds.
+    select e.id, e.organization_id from endpoints e join organizations org on org.id = e.organization_id
     where exists (select 1 from incidents i where i.endpoint_id = e.id and i.resolved_at is null)
       or (e.alert_pending_age_seconds is not null and exists (
-        select 1 from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering')
+        select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status in ('pending', 'delivering')
           and d.pending_since < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))
       or ((e.alert_pending_age_seconds is not null or e.alert_email is not null) and exists (
-        select 1 from deliveries d where d.endpoint_id = e.id and d.status = 'dead'
+        select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status = 'dead'
           and d.updated_at > ${now}::timestamptz - ${lookback}::interval))`);
   let failed = 0;
   for (const { id, organization_id } of candidates) {

@@ -2,6 +2,7 @@ import { and, eq, isNull, max, sql } from "drizzle-orm";
 import { incidents } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import type { AlertEndpoint } from "./alert-endpoint";
 import { ALERT_TIMING } from "./alert-settings";
 import { notifyIncident } from "./notify-incident";
@@ -34,11 +35,12 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
   const until = new Date(Math.max(since.getTime(), now.getTime() - ALERT_TIMING.deadSettleMs));
   // status is literal so the planner can use the partial index deliveries_endpoint_dead_idx. Deliveries a
   // person buried (lib/delivery/buried-state.ts writes that last_error) are their decision, not an alert.
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [counted] = await ctx.db.execute<{ count: number; last_error: string | null }>(sql`
     select count(*)::int as count,
       (array_agg(last_error order by updated_at desc) filter (where last_error is not null))[1] as last_error
     from deliveries
-    where organization_id = ${ctx.organizationId} and endpoint_id = ${endpoint.id} and status = 'dead'
+    where organization_id = ${ctx.organizationId} and endpoint_id = ${endpoint.id} and id >= ${idFloor} and status = 'dead'
       and updated_at > ${since.toISOString()}::timestamptz and updated_at <= ${until.toISOString()}::timestamptz
       and (last_error is null or last_error not like 'buried on request%')`);
   const fresh = counted?.count ?? 0;

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { incidents } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import type { AlertEndpoint } from "./alert-endpoint";
 import { ALERT_TIMING, OPEN_COUNT_CAP } from "./alert-settings";
 import { notifyIncident } from "./notify-incident";
@@ -30,14 +31,15 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
   // The status list is literal so the planner can use the partial index deliveries_endpoint_waiting_idx.
   // The count reads that index alone (the organization is checked once, on the endpoint): filtered on
   // each delivery's organization, it read up to 10,001 rows of a paused endpoint's backlog every minute.
+  const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [oldest] = await ctx.db.execute<OldestOpen>(sql`
     select o.pending_since, o.last_error,
       (select count(*)::int from (select 1 from deliveries c
-        where c.endpoint_id = ${endpoint.id} and c.status in ('pending', 'delivering')
+        where c.endpoint_id = ${endpoint.id} and c.id >= ${idFloor} and c.status in ('pending', 'delivering')
           and exists (select 1 from endpoints ce where ce.id = ${endpoint.id} and ce.organization_id = ${ctx.organizationId})
         limit ${OPEN_COUNT_CAP + 1}) capped) as open_count
     from deliveries o
-    where o.organization_id = ${ctx.organizationId} and o.endpoint_id = ${endpoint.id} and o.status in ('pending', 'delivering')
+    where o.organization_id = ${ctx.organizationId} and o.endpoint_id = ${endpoint.id} and o.id >= ${idFloor} and o.status in ('pending', 'delivering')
     order by o.pending_since
     limit 1`);
   const pendingSince = oldest ? new Date(oldest.pending_since) : null;

@@ -30,10 +30,12 @@ export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.S
     const endpoints = await tx<{ endpoint_id: string; organization_id: string; open: string; delivering: string; oldest_age: string }[]>`
       select e.id as endpoint_id, e.organization_id,
         coalesce(counted.held - counted.delivered - counted.dead, 0) as open,
-        (select count(*) from deliveries d where d.endpoint_id = e.id and d.status = 'delivering') as delivering,
+        (select count(*) from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status = 'delivering') as delivering,
         coalesce(greatest(0, floor(extract(epoch from now() - (
-          select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.status in ('pending', 'delivering'))))), 0) as oldest_age
-      from endpoints e
+          select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor
+            and d.status in ('pending', 'delivering'))))), 0) as oldest_age
+      -- Each endpoint's deliveries from its organization's delivery id floor on (lib/storage/delivery-id-floor.ts).
+      from endpoints e join organizations org on org.id = e.organization_id
       left join endpoint_delivery_counts counted on counted.endpoint_id = e.id
       order by e.organization_id, e.id`;
     const counters = await tx<{ endpoint_id: string; event: Event; attempts: number; count: string }[]>`

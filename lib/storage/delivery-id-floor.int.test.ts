@@ -3,7 +3,8 @@
 // a week, the legacy partition, the default one), so its queries return the same rows, and the dashboard's and
 // the API's queries of an organization with recent deliveries only read none of the weeks only another holds.
 import { describe, expect, it } from "vitest";
-import { getSql } from "@/db";
+import { getSql, type Db } from "@/db";
+import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { countSelection, bulkSelection } from "@/lib/delivery/bulk-selection";
@@ -114,13 +115,20 @@ describe("delivery id floors", () => {
       expect(seen.selected).toBe(ids.length);
     }
 
-    // The weeks only the keeper holds: its queries read them, the recent organization's do not.
+    // The weeks only the keeper holds: its queries read them, the recent organization's do not; nor does the
+    // minute's alert sweep (across organizations) for the recent one's endpoint, whose pending delivery is over
+    // its threshold (the keeper's endpoint has no alert set: the sweep does not look at it).
+    await sql`update endpoints set alert_pending_age_seconds = 60 where id = ${recent.endpointId}`;
+    await sql`update deliveries set pending_since = now() - interval '1 hour' where id = ${idInWeek(12, 2)}`;
+    const sweep = async (ctx: Ctx) => expect(await checkAlerts({ input: { now: new Date() }, db: ctx.db as unknown as Db })).toEqual({ evaluated: 1, failed: 0 });
     const keeperOnly = [2, 3, 4, 5, 6, 7, 8, 9];
     expect(await scansOfWeeks(keeper.ctx, keeperOnly, (ctx) => dashboard(keeper, ctx))).toBeGreaterThan(0);
     expect(await scansOfWeeks(recent.ctx, keeperOnly, (ctx) => dashboard(recent, ctx))).toBe(0);
+    expect(await scansOfWeeks(recent.ctx, keeperOnly, sweep)).toBe(0);
     // Without its floor, the same calls read them (what the floor spares).
     await sql`update organizations set delivery_id_floor = '' where id = ${recent.organizationId}`;
     expect(await scansOfWeeks(recent.ctx, keeperOnly, (ctx) => dashboard(recent, ctx))).toBeGreaterThan(0);
+    expect(await scansOfWeeks(recent.ctx, keeperOnly, sweep)).toBeGreaterThan(0);
 
     // Once the keeper's oldest weeks are gone, its floor rises to the oldest it still holds.
     await sql`delete from deliveries where id = any(${kept.slice(0, 4)})`;
