@@ -95,7 +95,7 @@ describe("delivery id floors", () => {
     // Until the first refresh no partition is left out.
     expect(await deliveryIdFloor(recent.ctx.db, recent.organizationId)).toBe("");
     const now = inWeekAt(14, 2);
-    expect(await refreshDeliveryIdFloors({ now })).toBe(4); // all but the legacy one's, which stays ''
+    expect(await refreshDeliveryIdFloors({ now, batchSize: 2 })).toBe(4); // all but the legacy one's, which stays ''; two at a time
 
     const floorOf = (org: Org) => deliveryIdFloor(org.ctx.db, org.organizationId);
     expect(await floorOf(keeper)).toBe(weekStart(2));

@@ -24,28 +24,41 @@ export async function deliveryIdFloor(db: DbOrTx, organizationId: string): Promi
   return row?.floor ?? "";
 }
 
+/** Organizations refreshed per statement: each holds its changed rows' locks only while it runs. */
+const REFRESH_BATCH = 200;
+
 /**
  * Sets every organization's floor to the least of: where the oldest partition holding one of its deliveries
  * begins ('' for the legacy partition, which begins at MINVALUE); its least id in the default partition (ids
  * whose week was never made, or was dropped); the id of CLOCK_MARGIN before `now` (database clock unless
  * given: tests and benches run ahead of the calendar). The partitions are probed oldest first from the
  * current floor's on, one index probe each (inbox_oldest_delivery_partition_start, migration 0030), stopping
- * at the first that holds one: an organization costs a probe or two an hour. Nothing lands below a floor meanwhile: a delivery made
- * now has an id above the margin's. Returns how many floors changed.
+ * at the first that holds one: an organization costs a probe or two an hour. REFRESH_BATCH organizations a
+ * statement, so a settings change waits for a batch at most. Nothing lands below a floor meanwhile: a delivery
+ * made now has an id above the margin's. Returns how many floors changed.
  */
-export async function refreshDeliveryIdFloors({ sql = getSql(), now }: { sql?: postgres.Sql; now?: Date } = {}): Promise<number> {
-  const changed = await sql`
-    with margin as (
-      select inbox_time_ordered_id_floor('dlv', coalesce(${now ?? null}::timestamptz, now()) - ${CLOCK_MARGIN}::interval) as id
-    ), floors as (
-      select o.id, least(
-        inbox_oldest_delivery_partition_start(o.id, o.delivery_id_floor),
-        (select min(d.id) from deliveries_default d where d.organization_id = o.id),
-        (select id from margin)) as floor
-      from organizations o
-    )
-    update organizations o set delivery_id_floor = f.floor from floors f
-    where f.id = o.id and o.delivery_id_floor is distinct from f.floor
-    returning 1`;
-  return changed.length;
+export async function refreshDeliveryIdFloors({ sql = getSql(), now, batchSize = REFRESH_BATCH }: { sql?: postgres.Sql; now?: Date; batchSize?: number } = {}): Promise<number> {
+  let changed = 0;
+  for (let after = ""; ; ) {
+    const [batch] = await sql<{ last: string | null; changed: number }[]>`
+      with batch as (
+        select o.id, o.delivery_id_floor from organizations o where o.id > ${after} order by o.id limit ${batchSize}
+      ), margin as (
+        select inbox_time_ordered_id_floor('dlv', coalesce(${now ?? null}::timestamptz, now()) - ${CLOCK_MARGIN}::interval) as id
+      ), floors as (
+        select b.id, least(
+          inbox_oldest_delivery_partition_start(b.id, b.delivery_id_floor),
+          (select min(d.id) from deliveries_default d where d.organization_id = b.id),
+          (select id from margin)) as floor
+        from batch b
+      ), updated as (
+        update organizations o set delivery_id_floor = f.floor from floors f
+        where f.id = o.id and o.delivery_id_floor is distinct from f.floor
+        returning 1
+      )
+      select (select max(id) from batch) as last, (select count(*)::int from updated) as changed`;
+    changed += batch?.changed ?? 0;
+    if (!batch?.last) return changed;
+    after = batch.last;
+  }
 }
