@@ -43,11 +43,20 @@ export async function refreshDeliveryIdFloors({ sql = getSql(), now, batchSize =
     const [batch] = await sql<{ last: string | null; changed: number }[]>`
       with batch as (
         select o.id, o.delivery_id_floor from organizations o where o.id > ${after} order by o.id limit ${batchSize}
+      ), bounds as (
+        select c.relname::text as name,
+          coalesce(substring(pg_get_expr(c.relpartbound, c.oid) from 'FROM \\(''([^'']+)''\\)'), '') collate "default" as from_id,
+          substring(pg_get_expr(c.relpartbound, c.oid) from 'TO \\(''([^'']+)''\\)') collate "default" as to_id
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = 'deliveries'::regclass
+      ), partitions as materialized (
+        select array_agg(name order by to_id) as names, array_agg(from_id order by to_id) as froms, array_agg(to_id order by to_id) as tos
+        from bounds where to_id is not null
       ), margin as (
         select inbox_time_ordered_id_floor('dlv', coalesce(${now ?? null}::timestamptz, now()) - ${CLOCK_MARGIN}::interval) as id
       ), floors as (
         select b.id, least(
-          inbox_oldest_delivery_partition_start(b.id, b.delivery_id_floor),
+          (select inbox_oldest_delivery_partition_start(b.id, b.delivery_id_floor, p.names, p.froms, p.tos) from partitions p),
           (select min(d.id) from deliveries_default d where d.organization_id = b.id),
           (select id from margin)) as floor
         from batch b
