@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getSql, type Db } from "@/db";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { requeueOrphans } from "@/lib/delivery/engine/rescue-deliveries";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { countSelection, bulkSelection } from "@/lib/delivery/bulk-selection";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
@@ -125,10 +126,24 @@ describe("delivery id floors", () => {
     expect(await scansOfWeeks(keeper.ctx, keeperOnly, (ctx) => dashboard(keeper, ctx))).toBeGreaterThan(0);
     expect(await scansOfWeeks(recent.ctx, keeperOnly, (ctx) => dashboard(recent, ctx))).toBe(0);
     expect(await scansOfWeeks(recent.ctx, keeperOnly, sweep)).toBe(0);
+    // The rescue's walk of open deliveries (every minute, every endpoint not paused): the others paused here
+    // (the legacy organization's floor is '': its walk reads every week), so only the recent one's is walked.
+    await sql`update endpoints set paused = true where id <> ${recent.endpointId}`;
+    const rescueWalk = () => sql.begin(async (tx) => {
+      const names = keeperOnly.map((week) => `deliveries_w${monday(week)}`);
+      const scans = async () => Number((await tx<{ n: string }[]>`
+        select coalesce(sum(pg_stat_get_xact_numscans(i.indexrelid)), 0) as n
+        from pg_index i join pg_class t on t.oid = i.indrelid where t.relname = any(${names})`)[0]!.n);
+      const before = await scans();
+      await requeueOrphans(tx, 100);
+      return (await scans()) - before;
+    });
+    expect(await rescueWalk()).toBe(0);
     // Without its floor, the same calls read them (what the floor spares).
     await sql`update organizations set delivery_id_floor = '' where id = ${recent.organizationId}`;
     expect(await scansOfWeeks(recent.ctx, keeperOnly, (ctx) => dashboard(recent, ctx))).toBeGreaterThan(0);
     expect(await scansOfWeeks(recent.ctx, keeperOnly, sweep)).toBeGreaterThan(0);
+    expect(await rescueWalk()).toBeGreaterThan(0);
 
     // Once the keeper's oldest weeks are gone, its floor rises to the oldest it still holds.
     await sql`delete from deliveries where id = any(${kept.slice(0, 4)})`;

@@ -125,13 +125,16 @@ export async function requeueOrphans(tx: postgres.TransactionSql, walk: number):
         count(*) over (partition by e.id) as walked,
         row_number() over (partition by e.id order by o.pending_since desc, o.id desc) as from_last
       from endpoints e
+      -- Its organization's delivery id floor (lib/storage/delivery-id-floor.ts): each walk is pruned as it runs
+      -- to the weeks that organization holds, not every week another keeps.
+      join organizations org on org.id = e.organization_id
       left join orphan_scan_cursors c on c.endpoint_id = e.id
       cross join lateral (
         select o.id, o.pending_since,
           o.status = 'pending' and o.parked_at is null
             and coalesce(o.next_attempt_at, o.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS}) as overdue
         from deliveries o
-        where o.endpoint_id = e.id and o.status in ('pending', 'delivering')
+        where o.endpoint_id = e.id and o.id >= org.delivery_id_floor and o.status in ('pending', 'delivering')
           and o.pending_since >= coalesce(c.pending_since, '-infinity')
           and (o.pending_since, o.id) > (coalesce(c.pending_since, '-infinity'), coalesce(c.delivery_id, ''))
         order by o.pending_since, o.id
