@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
+import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
 import { anyParked, drizzleRunner, lockEndpointSlots, orgInFlightSql, wakeParkedDeliveries } from "./engine/endpoint-slots";
 import { deliverySettings } from "./engine/settings";
 
@@ -25,7 +26,7 @@ export async function resumeEndpointDeliveries({ ctx, input }: { ctx: Ctx; input
     const run = drizzleRunner(tx.db);
     const caps = deliverySettings();
     await lockEndpointSlots(run, endpoint.id);
-    const woken = await wakeParkedDeliveries(run, { endpointId: endpoint.id, caps });
+    const woken = await wakeParkedDeliveries(run, { endpointId: endpoint.id, caps, floor: await deliveryIdFloor(tx.db, ctx.organizationId) });
     await run(sql`
       insert into org_waiting_endpoints (organization_id, endpoint_id)
       select e.organization_id, e.id from endpoints e

@@ -20,14 +20,18 @@ describe("a batch's id range", () => {
     expect(batchIdRange([])).toBeNull();
   });
 
-  it("bounds a column only in a statement made for a range", () => {
+  it("bounds a column by the range, or from the floor up in the statement made for a batch without one", () => {
     expect(withinIdRange(true, "d.id", "$6", "$7")).toBe("and d.id between $6::text and $7::text");
-    expect(withinIdRange(false, "d.id", "$6", "$7")).toBe("");
+    expect(withinIdRange(false, "d.id", "$6", "$7")).toBe("and d.id >= $6::text");
   });
 
-  it("picks the ranged statement and its two parameters, or the unranged one with none", () => {
+  it("picks the ranged statement and its two parameters, or the unranged one with the floor, asked only then", async () => {
     const [a, b] = [newId("dlv"), newId("dlv")].sort();
-    expect(batchIdBounds([b!, a!])).toEqual({ variant: "ranged", bounds: [a, b] });
-    expect(batchIdBounds([a!, null])).toEqual({ variant: "unranged", bounds: [] });
+    let asked = 0;
+    const floor = async () => (asked++, "dlv_floor");
+    expect(await batchIdBounds([b!, a!], floor)).toEqual({ variant: "ranged", bounds: [a, b] });
+    expect(asked).toBe(0);
+    expect(await batchIdBounds([a!, null], floor)).toEqual({ variant: "unranged", bounds: ["dlv_floor"] });
+    expect(asked).toBe(1);
   });
 });

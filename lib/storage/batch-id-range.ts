@@ -29,18 +29,24 @@ export function batchIdRange(ids: readonly (string | null)[]): IdRange | null {
 }
 
 /**
- * SQL: `and <column> between <first> and <last>` when the statement is made for a range, else nothing. The
- * parameters are the statement's own (`$6`): a statement text is made for each of the two cases.
+ * SQL: `and <column> between <first> and <last>` in the statement made for a range; in the other, whose batch
+ * names some delivery it cannot give (an endpoint's oldest parked one), `and <column> >= <first>`, there the
+ * least delivery id floor of the batch's organizations (lib/storage/delivery-id-floor.ts floorOfEndpoints): it
+ * reads the weeks from theirs on, not the weeks only another organization keeps. The parameters are the
+ * statement's own (`$6`): a statement text is made for each of the two cases.
  */
 export function withinIdRange(ranged: boolean, column: string, first: string, last: string): string {
-  return ranged ? `and ${column} between ${first}::text and ${last}::text` : "";
+  return ranged ? `and ${column} between ${first}::text and ${last}::text` : `and ${column} >= ${first}::text`;
 }
 
 /**
- * Which of a statement's two texts a batch runs, and the parameters that the ranged text adds (its least and
- * greatest id, after the statement's own).
+ * Which of a statement's two texts a batch runs, and the parameters that text adds after the statement's own:
+ * the least and greatest id, or, when some id is not known, the floor (`floor()`, asked only then).
  */
-export function batchIdBounds(ids: readonly (string | null)[]): { variant: "ranged" | "unranged"; bounds: string[] } {
+export async function batchIdBounds(
+  ids: readonly (string | null)[],
+  floor: () => Promise<string>,
+): Promise<{ variant: "ranged" | "unranged"; bounds: string[] }> {
   const range = batchIdRange(ids);
-  return range ? { variant: "ranged", bounds: [range.first, range.last] } : { variant: "unranged", bounds: [] };
+  return range ? { variant: "ranged", bounds: [range.first, range.last] } : { variant: "unranged", bounds: [await floor()] };
 }

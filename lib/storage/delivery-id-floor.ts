@@ -71,3 +71,42 @@ export async function refreshDeliveryIdFloors({ sql = getSql(), now, batchSize =
     after = batch.last;
   }
 }
+
+/** How long the worker goes on using a floor it read (floorOfEndpoints). */
+const FLOOR_KEPT_MS = 60_000;
+/** Endpoints whose floor the worker keeps at most: past it, it forgets them all and reads again. */
+const FLOORS_KEPT = 10_000;
+const floorsByEndpoint = new Map<string, { floor: string; readAt: number }>();
+
+/** A floor JavaScript orders as the database does: '' or a time-ordered delivery id (or its first digits). */
+const ORDERED_FLOOR = /^(dlv_[0-9a-z]*)?$/;
+
+/**
+ * The least delivery id floor of the endpoints' organizations, for a hot-path statement that picks deliveries
+ * it cannot name beforehand (an endpoint's oldest parked ones): given as a parameter, `d.id >= $floor` is pruned
+ * as the worker's generic plan starts, which leaves out the weeks below it; the same bound read from the table
+ * inside the statement would be pruned only as it runs, after every week's partition has been opened (PostgreSQL
+ * 15). Read once a minute per endpoint. A floor read earlier is never above the floor now, since floors only rise
+ * (no delivery is made below one: refreshDeliveryIdFloors): it may read more weeks than it needs, never miss a row.
+ * '' (every week) when a floor is not one JavaScript can order.
+ */
+export async function floorOfEndpoints(sql: postgres.Sql | postgres.ReservedSql, endpointIds: readonly string[]): Promise<string> {
+  const now = performance.now();
+  const stale = endpointIds.filter((id) => !((floorsByEndpoint.get(id)?.readAt ?? -Infinity) > now - FLOOR_KEPT_MS));
+  if (stale.length > 0) {
+    const rows = await sql<{ id: string; floor: string }[]>`
+      select e.id, o.delivery_id_floor as floor from endpoints e join organizations o on o.id = e.organization_id
+      where e.id = any(${stale}::text[])`;
+    if (floorsByEndpoint.size + rows.length > FLOORS_KEPT) floorsByEndpoint.clear();
+    for (const row of rows) floorsByEndpoint.set(row.id, { floor: row.floor, readAt: now });
+  }
+  let least: string | undefined;
+  for (const id of endpointIds) {
+    // An endpoint gone meanwhile has no deliveries left to pick.
+    const floor = floorsByEndpoint.get(id)?.floor;
+    if (floor === undefined) continue;
+    if (!ORDERED_FLOOR.test(floor)) return "";
+    if (least === undefined || floor < least) least = floor;
+  }
+  return least ?? "";
+}

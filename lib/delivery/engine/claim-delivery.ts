@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
-import { claimResults, claimStatements, type Claim, type EarlyRow } from "./claim-statements";
+import { claimIdBounds, claimResults, claimStatements, type Claim, type EarlyRow } from "./claim-statements";
 import type { ClaimResult, ClaimRow } from "./claimed-attempt";
 import { NOTHING_TO_HAND_ON, rawRunner, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
@@ -26,11 +26,12 @@ async function claimMany(sql: postgres.Sql, claims: Claim[], settings: DeliveryS
   const first = claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId));
   const later = claims.filter((c) => !first.includes(c));
   const endpointIds = [...new Set(first.map((c) => c.endpointId))];
+  const idBounds = await claimIdBounds(sql, first);
   const { results, after } = await pipelinedTransaction<[unknown, EarlyRow[], (ClaimRow & { ord: number })[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      ...claimStatements(tx, first, settings),
+      ...claimStatements(tx, first, settings, idBounds),
     ],
     // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
     (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],

@@ -6,6 +6,7 @@
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
 import { PARKED_HERE, PARKED_POSITION, parkedIdRange } from "./parked-position";
@@ -16,7 +17,8 @@ import type { DeliverySettings } from "./settings";
 // slot freed meanwhile), so a backlog's first pass through the queue does not queue on the locks;
 // then the organizations and endpoints of the rest are locked, organizations first, each in one order.
 // `ranged`: every claim names its delivery, and $6 and $7 are the least and greatest of their ids
-// (lib/storage/batch-id-range.ts: the statement then reads only those weeks' partitions).
+// (lib/storage/batch-id-range.ts: the statement then reads only those weeks' partitions); otherwise $6 is
+// the least delivery id floor of the claims' organizations, and it reads the weeks from there on.
 const parkEarlyThenLock = (ranged: boolean) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
@@ -71,7 +73,7 @@ const claim = (ranged: boolean) => `
         ? "r.delivery_id"
         : `coalesce(r.delivery_id, (
         select p.id from deliveries p where p.endpoint_id = r.endpoint_id and p.parked_at is not null
-          and p.id between ${parkedIdRange("r.endpoint_id")}
+          and p.id between ${parkedIdRange("r.endpoint_id")} and p.id >= $6::text
         order by p.parked_at, p.id limit 1))`
     } as delivery_id
     from json_to_recordset($1::text::json) as r(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)
@@ -200,13 +202,24 @@ export interface Claim {
 
 export type EarlyRow = { delivery_id: string | null; paused: boolean | null };
 
+export type ClaimIdBounds = Awaited<ReturnType<typeof batchIdBounds>>;
+
+/** Which weeks the claims' statements read (batchIdBounds): asked before their transaction. */
+export function claimIdBounds(sql: postgres.Sql, claims: Claim[]): Promise<ClaimIdBounds> {
+  return batchIdBounds(claims.map((c) => c.deliveryId), () => floorOfEndpoints(sql, [...new Set(claims.map((c) => c.endpointId))]));
+}
+
 /**
  * The claim's two statements, for a pipelined transaction: park early and take the locks, then
  * claim. Claims of the same delivery must not share them.
  */
-export function claimStatements(tx: postgres.ReservedSql, claims: Claim[], settings: DeliverySettings): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
+export function claimStatements(
+  tx: postgres.ReservedSql,
+  claims: Claim[],
+  settings: DeliverySettings,
+  { variant, bounds }: ClaimIdBounds,
+): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
   const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
-  const { variant, bounds } = batchIdBounds(claims.map((c) => c.deliveryId));
   return [
     tx.unsafe<EarlyRow[]>(
       PARK_EARLY_THEN_LOCK[variant],

@@ -96,9 +96,11 @@ export function orgInFlightSql(organizationId: string): string {
 /**
  * Unparks the endpoint's oldest parked deliveries, as many as it has free slots (none while it is
  * paused), and enqueues their jobs in the same statement (so a pipelined transaction needs no
- * second round trip). Call with the slot lock held. Returns the woken deliveries' ids.
+ * second round trip). Call with the slot lock held. `floor`: its organization's delivery id floor, or
+ * one below (lib/storage/delivery-id-floor.ts), so the pick reads the weeks from there on only. Returns the
+ * woken deliveries' ids.
  */
-export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps }): Promise<string[]> {
+export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps; floor: string }): Promise<string[]> {
   // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
     with target as (select ${input.endpointId}::text as id),
@@ -109,7 +111,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       -- status is not named: that would offer it the open-deliveries index, every pending row of the endpoint.
       -- The endpoint as a subquery (computed once, as the statement starts): parkedIdRange names it twice.
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
-        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))}
+        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))} and d.id >= ${input.floor}::text
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.parked_at, d.id
       -- As many as the endpoint and its organization both have free slots for.
@@ -125,7 +127,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
     ),
     woken as (
       update deliveries d set parked_at = null, updated_at = now()
-      from pick where d.id = pick.id
+      from pick where d.id = pick.id and d.id >= ${input.floor}::text
       -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
       returning d.id, d.endpoint_id, case when d.auto_attempt_count = 0 and d.attempt_count > 0 then 'replay' else 'auto' end as trigger
     )

@@ -7,6 +7,7 @@ import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
@@ -62,7 +63,7 @@ export function settle(attempt: ClaimedAttempt, outcome: Outcome, random: () => 
 }
 
 /** One attempt's end, as the finish statement takes it. */
-interface AttemptEnd {
+export interface AttemptEnd {
   organizationId: string;
   deliveryId: string;
   endpointId: string;
@@ -81,7 +82,7 @@ interface AttemptEnd {
   slot: SlotFate;
 }
 
-interface Finished {
+export interface Finished {
   applied: boolean;
   nextAttemptAt: Date | null;
   next: ClaimResult | null;
@@ -103,6 +104,7 @@ const CHAINS = `
     from demand cross join lateral (
       select d.id, d.endpoint_id, d.parked_at from deliveries d
       where d.endpoint_id = demand.endpoint_id and d.parked_at is not null and d.id between ${parkedIdRange("demand.endpoint_id")}
+        and d.id >= $3::text
         and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
       order by d.parked_at, d.id limit demand.n
       for update skip locked
@@ -118,16 +120,16 @@ const CHAINS = `
   claimed as (
     update deliveries d set ${claimedState("pairs.job_id", "$2::float8")}
     from pairs, ep
-    where d.id = pairs.id and ep.id = d.endpoint_id
+    where d.id = pairs.id and ep.id = d.endpoint_id and d.id >= $3::text
     -- A chain's job is no replay's: its next delivery is a replay's attempt only if it says so itself.
     returning pairs.ord, ${claimedReturning("false")},
       ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   ),
 `;
 
-// Without chains, no pairs; $2 (the lease margin, which only a chain's claim reads) is typed here, as
-// PostgreSQL must type every parameter of a statement.
-const NO_CHAINS = `pairs as (select null::int as ord, $2::float8 as lease_margin_seconds where false),`;
+// Without chains, no pairs; $2 and $3 (the lease margin and the floor, which only chains read) are typed
+// here, as PostgreSQL must type every parameter of a statement.
+const NO_CHAINS = `pairs as (select null::int as ord, $2::float8 as lease_margin_seconds, $3::text as floor where false),`;
 
 // What a chain claimed, as a claim statement's row (claimResult).
 const CHAINED_COLUMNS = `case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
@@ -136,10 +138,11 @@ const CHAINED_COLUMNS = `case when c.id is null then null else 'claim' end as ve
 
 // Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard; parked
 // deliveries are taken with skip locked), so two batches, here or in another worker process,
-// cannot deadlock on each other. `ranged`: $3 and $4 are the least and greatest of the batch's delivery
+// cannot deadlock on each other. `ranged`: $4 and $5 are the least and greatest of the batch's delivery
 // ids (lib/storage/batch-id-range.ts: its own deliveries are read in those weeks' partitions only).
 // `chains`: some attempt passes its slot on; without, the statement leaves out the look for parked
-// deliveries, which reads every week's partition.
+// deliveries. $3: the least delivery id floor of the chains' organizations, from which on they look
+// (lib/storage/delivery-id-floor.ts floorOfEndpoints: not the weeks only another organization keeps).
 const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
@@ -148,7 +151,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
   ),
   cur as (
     select d.id, d.status, d.claimed_by_job from deliveries d
-    where d.id in (select delivery_id from i) ${withinIdRange(ranged, "d.id", "$3", "$4")} order by d.id for update
+    where d.id in (select delivery_id from i) ${withinIdRange(ranged, "d.id", "$4", "$5")} order by d.id for update
   ),
   -- A delivery deleted meanwhile (its endpoint was) has no row to record against.
   recorded as (
@@ -177,7 +180,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
       auto_attempt_count = d.auto_attempt_count - mine.uncount,
       delivered_at = case when mine.status = 'delivered' then now() else d.delivered_at end,
       claimed_by_job = null, lease_expires_at = null, updated_at = now()
-    from mine where d.id = mine.delivery_id ${withinIdRange(ranged, "d.id", "$3", "$4")}
+    from mine where d.id = mine.delivery_id ${withinIdRange(ranged, "d.id", "$4", "$5")}
     returning d.id, d.endpoint_id, d.status, d.next_attempt_at
   ),
   -- A retry's job, due when the delivery is. Keyed, so a replay replaces it and a bury removes it.
@@ -208,7 +211,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
   )
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
     ${chains ? CHAINED_COLUMNS : "null as verdict, null as delivery_id"}
-  from i ${chains ? `left join claimed c on c.ord = i.ord ${payloadJoin("c")}` : ""}
+  from i ${chains ? `left join claimed c on c.ord = i.ord ${payloadJoin("c", "and p.delivery_id >= $3::text")}` : ""}
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added
   order by i.ord`;
@@ -226,7 +229,7 @@ type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Da
  * graphile-worker's batched completion (which shuts a 0.17.3 pool down). The other retries each
  * go in a statement of their own, at the same time.
  */
-async function finishMany(sql: postgres.Sql, ends: AttemptEnd[], settings: DeliverySettings): Promise<Finished[]> {
+export async function finishAttempts(sql: postgres.Sql, ends: AttemptEnd[], settings: DeliverySettings): Promise<Finished[]> {
   const retries = ends.filter((end) => end.status === "pending");
   if (retries.length > 1) {
     const alone = new Set(retries.slice(1));
@@ -247,13 +250,15 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
     retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
   const endpointIds = [...new Set(ends.map((e) => e.endpointId))];
-  const { variant, bounds } = batchIdBounds(ends.map((e) => e.deliveryId));
-  const statement = FINISH[variant][ends.some((e) => e.slot === "pass-on") ? "chains" : "plain"];
+  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
+  const chainFloor = passingOn.length > 0 ? await floorOfEndpoints(sql, passingOn) : "";
+  const { variant, bounds } = await batchIdBounds(ends.map((e) => e.deliveryId), () => floorOfEndpoints(sql, endpointIds));
+  const statement = FINISH[variant][passingOn.length > 0 ? "chains" : "plain"];
   const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      tx.unsafe<FinishRow[]>(statement, [JSON.stringify(rows), settings.leaseMarginMs / 1000, ...bounds], { prepare: true }).execute(),
+      tx.unsafe<FinishRow[]>(statement, [JSON.stringify(rows), settings.leaseMarginMs / 1000, chainFloor, ...bounds], { prepare: true }).execute(),
     ],
     (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
   );
@@ -284,7 +289,7 @@ export async function finishAttempt(input: {
   const sql = getSql();
   const end = settle(attempt, outcome);
   const batcher = sharedBatcher(sql, `finish/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
-    new MicroBatcher((ends: AttemptEnd[]) => finishMany(sql, ends, settings), { maxBatch: 100, maxConcurrent: 1 }));
+    new MicroBatcher((ends: AttemptEnd[]) => finishAttempts(sql, ends, settings), { maxBatch: 100, maxConcurrent: 1 }));
   const finished = await batcher.submit({
     organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, jobId,
     attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,

@@ -3,6 +3,7 @@
 // and the other free slots wake parked deliveries as jobs of their own. Called after a claim or a
 // finish has committed, when its look (endpoint-slots.ts) saw both.
 import type postgres from "postgres";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimResults, claimStatements } from "./claim-statements";
 import type { ClaimResult, ClaimRow } from "./claimed-attempt";
 import { lockEndpointSlots, rawRunner, wakeParkedDeliveries, type ParkedLook } from "./endpoint-slots";
@@ -19,13 +20,15 @@ export interface HandOn {
 export async function handOnSlots(sql: postgres.Sql, input: HandOn): Promise<{ next: ClaimResult | null; woken: string[] }> {
   const { endpointId, takeFor, settings } = input;
   const take = takeFor ? [{ deliveryId: null, endpointId, jobId: takeFor, trigger: "auto" as const }] : [];
+  // Both pick the oldest parked deliveries, from the organization's floor on (claim-statements.ts).
+  const floor = await floorOfEndpoints(sql, [endpointId]);
   const { results } = await pipelinedTransaction<[unknown, unknown, (ClaimRow & { ord: number })[] | null, string[]]>(sql, (tx) => {
     // Each statement is sent as it is made, so in this order (pipelined-transaction.ts).
     const run = rawRunner(tx);
     const durability = tx`set local synchronous_commit = off`.execute(); // see DURABILITY in endpoint-slots.ts
     // A claim takes the organization's lock, then the endpoint's (endpoint-slots.ts); waking needs the endpoint's.
-    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
-    return [durability, locked, claimed, wakeParkedDeliveries(run, { endpointId, caps: settings })];
+    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings, { variant: "unranged", bounds: [floor] }) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
+    return [durability, locked, claimed, wakeParkedDeliveries(run, { endpointId, caps: settings, floor })];
   });
   const [, , claimed, woken] = results;
   return { next: claimed ? claimResults(take, [], claimed)[0]! : null, woken };

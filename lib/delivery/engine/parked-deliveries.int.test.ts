@@ -2,12 +2,13 @@
 // them (the triggers of migration 0028), and the worker's look "is anything parked here?" reads it alone: no
 // week's partition of deliveries, however many weeks are kept.
 import { beforeAll, describe, expect, it } from "vitest";
-import type postgres from "postgres";
+import postgres from "postgres";
 import { getSql } from "@/db";
 import { withTransaction } from "@/lib/context";
 import { newId } from "@/lib/ids";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
-import { idInWeek, monday } from "@/test/partition-weeks";
+import { idInWeek, inWeekAt, monday } from "@/test/partition-weeks";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -16,11 +17,12 @@ import { buryDelivery } from "../bury-delivery";
 import { replayDelivery } from "../replay-delivery";
 import { resumeEndpointDeliveries } from "../resume-endpoint-deliveries";
 import { claimDelivery } from "./claim-delivery";
-import { claimStatements } from "./claim-statements";
+import { claimIdBounds, claimStatements } from "./claim-statements";
 import { drizzleRunner, rawRunner, wakeNeededMany, wakeParkedDeliveries } from "./endpoint-slots";
+import { finishAttempts } from "./finish-attempt";
 import { deliverySettings } from "./settings";
 
-useTestDatabase();
+const testDatabase = useTestDatabase();
 
 let org: Awaited<ReturnType<typeof createOrganizationFixture>>;
 beforeAll(async () => {
@@ -32,6 +34,8 @@ const settings = { ...deliverySettings(), endpointConcurrency: 1 };
 const claim = (deliveryId: string, endpointId: string, jobId: string) => claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings });
 const stored = async (endpointId: string, n: number) =>
   Promise.all(Array.from({ length: n }, async () => (await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false })).id));
+
+interface PlanNode { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] }
 
 /** The mirror and what deliveries say, of one endpoint, each sorted. */
 async function parkedBothWays(endpointId: string) {
@@ -130,7 +134,7 @@ describe("parked deliveries", () => {
     // A job that takes the oldest parked delivery itself (a chain names none), in the claim's statements: the first
     // in line, across weeks. (Its other parts, joined to a batch naming no id, still read every week.)
     const claimed = await sql.begin(async (tx) => {
-      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings);
+      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { variant: "unranged", bounds: [""] });
       await early;
       return (await claim)[0]?.delivery_id;
     });
@@ -139,10 +143,87 @@ describe("parked deliveries", () => {
     // A wake of as many as the free slots (the cap lifted to 3: the claim above holds one).
     const woken = await sql.begin(async (tx) => {
       const before = await scansElsewhere(tx);
-      const ids = await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: { ...settings, endpointConcurrency: 3 } });
+      const ids = await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: { ...settings, endpointConcurrency: 3 }, floor: "" });
       return { ids, scans: (await scansElsewhere(tx)) - before };
     });
     expect(woken).toEqual({ ids: [idInWeek(5, 2), idInWeek(3, 1)], scans: 0 });
     expect((await parkedBothWays(endpoint.id)).mirror).toEqual([idInWeek(3, 2)]);
+  });
+
+  it("are picked, by a claim naming none, a chain and a wake, from the organization's floor on: the weeks below are not opened", async () => {
+    const sql = getSql();
+    await makeDeliveryPartitions(sql, 6);
+    // Another organization keeps weeks 1 and 2; this one holds deliveries in weeks 4 and 5 only, its floor where week 4 begins.
+    const keeper = await createOrganizationFixture();
+    const keeperEndpoint = await createEndpointFixture(keeper.ctx, "http://127.0.0.1:9/hook");
+    const recent = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(recent.ctx, "http://127.0.0.1:9/hook");
+    const insert = async (o: typeof org, endpointId: string, id: string, status: string, parkedAt: string | null) => {
+      await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
+        values (${id}, ${o.organizationId}, ${endpointId}, ${"evt_" + id}, ${status}, 2, ${parkedAt}::timestamptz)`;
+      await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${o.organizationId}, '{}', '\\x7b7d')`;
+    };
+    await insert(keeper, keeperEndpoint.id, idInWeek(1, 101), "pending", "2026-01-01T00:00:00Z");
+    await insert(keeper, keeperEndpoint.id, idInWeek(2, 101), "delivered", null);
+    const sending = idInWeek(5, 109);
+    await insert(recent, endpoint.id, sending, "pending", null);
+    await insert(recent, endpoint.id, idInWeek(4, 101), "pending", "2026-01-01T00:00:01Z");
+    await insert(recent, endpoint.id, idInWeek(5, 101), "pending", "2026-01-01T00:00:02Z");
+    await insert(recent, endpoint.id, idInWeek(5, 102), "pending", "2026-01-01T00:00:03Z");
+    await sql`update organizations set delivery_id_floor = inbox_time_ordered_id_floor('dlv', ${inWeekAt(4, -0.5)}::timestamptz)
+      where id = ${recent.organizationId}`;
+    const below = [0, 1, 2, 3].map((week) => `_w${monday(week)}`).concat(["_legacy"]);
+
+    // The worker's connection as it runs (generic plans), with each statement's plan as it started told back.
+    const plans: string[] = [];
+    const explained = postgres(testDatabase.url(), { max: 1, onnotice: (n) => plans.push(n.message), connection: { plan_cache_mode: "force_generic_plan" } });
+    try {
+      await explained`load 'auto_explain'`;
+      await explained`select set_config('auto_explain.log_min_duration', '0', false), set_config('auto_explain.log_level', 'notice', false),
+        set_config('auto_explain.log_format', 'json', false)`;
+      /** The partitions of weeks below the floor in the plans of what `run` did. */
+      const opened = async <T>(run: () => Promise<T>) => {
+        plans.length = 0;
+        const result = await run();
+        // Scans only: a generic plan's update lists every partition as a target whatever it opens.
+        const scanned = (node: PlanNode): string[] =>
+          [...(node["Node Type"] !== "ModifyTable" && node["Relation Name"] ? [node["Relation Name"]] : []), ...(node.Plans ?? []).flatMap(scanned)];
+        const names = plans.flatMap((plan) => scanned((JSON.parse(plan.slice(plan.indexOf("{"))) as { Plan: PlanNode }).Plan));
+        return { result, below: [...new Set(names.filter((name) => below.some((week) => name.endsWith(week))))] };
+      };
+      const cap = { ...settings, endpointConcurrency: 2 };
+      // The delivery being sent: named, its week's partitions alone.
+      const claims = [{ deliveryId: sending, endpointId: endpoint.id, jobId: "31", trigger: "auto" as const }];
+      const first = await opened(() => explained.begin(async (tx) => {
+        const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, claims, cap, await claimIdBounds(explained, claims));
+        await early;
+        return (await claim)[0]?.delivery_id;
+      }));
+      expect(first).toEqual({ result: sending, below: [] });
+      // Its attempt passes the slot on: the chain takes the first in line.
+      const chained = await opened(async () => (await finishAttempts(explained, [{
+        organizationId: recent.organizationId, deliveryId: sending, endpointId: endpoint.id, jobId: "31", attemptNumber: 1, trigger: "auto",
+        startedAt: new Date(), durationMs: 3, statusCode: 200, responseBody: "", error: null, status: "delivered", reason: null, retryInMs: null,
+        uncount: 0, slot: "pass-on",
+      }], cap))[0]?.next);
+      expect(chained.result).toMatchObject({ verdict: "claimed", attempt: { deliveryId: idInWeek(4, 101) } });
+      expect(chained.below).toEqual([]);
+      // A job taking the oldest parked delivery itself (a claim naming none).
+      const none = [{ deliveryId: null, endpointId: endpoint.id, jobId: "32", trigger: "auto" as const }];
+      const taken = await opened(() => explained.begin(async (tx) => {
+        const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, none, cap, await claimIdBounds(explained, none));
+        await early;
+        return (await claim)[0]?.delivery_id;
+      }));
+      expect(taken).toEqual({ result: idInWeek(5, 101), below: [] });
+      // A wake of the rest, with a slot freed.
+      await sql`update endpoint_slots set in_flight = 0 where endpoint_id = ${endpoint.id}`;
+      const floor = await floorOfEndpoints(explained, [endpoint.id]);
+      const woken = await opened(() => explained.begin((tx) => wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: cap, floor })));
+      expect(woken).toEqual({ result: [idInWeek(5, 102)], below: [] });
+      expect(plans.length).toBeGreaterThan(0);
+    } finally {
+      await explained.end();
+    }
   });
 });

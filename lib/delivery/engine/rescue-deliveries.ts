@@ -10,6 +10,7 @@ import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { hasRunnableJobSql, hasRunnableKeyedJobSql } from "@/lib/queue/queue-tables";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
@@ -92,10 +93,11 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   const parked = (await rawRunner(sql)(drizzleSql`
     select e.id as endpoint_id from endpoints e where not e.paused and ${anyParked(drizzleSql`e.id`)}`)) as { endpoint_id: string }[];
   for (const { endpoint_id: endpointId } of parked) {
+    const floor = await floorOfEndpoints(sql, [endpointId]);
     const ids = await sql.begin(async (tx) => {
       const run = rawRunner(tx);
       await lockEndpointSlots(run, endpointId);
-      return wakeParkedDeliveries(run, { endpointId, caps: settings });
+      return wakeParkedDeliveries(run, { endpointId, caps: settings, floor });
     });
     for (const id of ids) logDelivery(id, "woken by the rescue sweep");
     woken += ids.length;
