@@ -16,7 +16,9 @@
 //   options (or env): --rates (BENCH_RATES, default 500,1000,1500,2000 webhooks/s), --seconds (BENCH_SECONDS, 20 per rate),
 //   --paused-rate (BENCH_PAUSED_RATE, 500; 0 skips the paused phases), --endpoints (BENCH_ENDPOINTS, 10),
 //   --organizations (BENCH_ORGANIZATIONS, as many as endpoints: one endpoint each), --drain-seconds (BENCH_DRAIN_SECONDS, 120:
-//   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports);
+//   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports),
+//   --kept-weeks (BENCH_KEPT_WEEKS, 0: another organization keeps that many past weeks, 100 deliveries each, as a
+//   year's retention leaves them: bench/support/kept-weeks.ts; BENCH_FLOORS=unset leaves the floors '', as before them);
 //   env BENCH_BODY (realistic, padded or entropy[:KiB]: the bodies sent, bench/support/signed-webhook.ts)
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -33,9 +35,10 @@ import { stopWorker, untilDelivered } from "../support/product";
 import { ActiveQuerySampler, type ActiveQueryShare } from "../support/active-queries";
 import { runBench } from "../support/run-bench";
 import { benchBodyLabel } from "../support/signed-webhook";
+import { keepPastWeeks } from "../support/kept-weeks";
 import { summarize } from "../support/stats";
 
-const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port"] as const;
+const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port", "kept-weeks"] as const;
 const { values: args } = parseArgs({ options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])) });
 const option = (name: (typeof OPTIONS)[number], fallback: string) =>
   (args[name] as string | undefined) ?? process.env[`BENCH_${name.toUpperCase().replaceAll("-", "_")}`] ?? fallback;
@@ -46,6 +49,8 @@ const PAUSED_RATE = Number(option("paused-rate", "500"));
 const ENDPOINTS = Number(option("endpoints", "10"));
 const ORGANIZATIONS = Math.min(ENDPOINTS, Number(option("organizations", String(ENDPOINTS))));
 const DRAIN_SECONDS = Number(option("drain-seconds", "120"));
+const KEPT_WEEKS = Number(option("kept-weeks", "0"));
+const FLOORS = process.env.BENCH_FLOORS === "unset" ? "unset" : "set";
 const IDLE_SECONDS = 10;
 if (option("port", "")) process.env.BENCH_PORT = option("port", "");
 
@@ -118,6 +123,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       const { ctx } = organizations[i % ORGANIZATIONS]!;
       endpoints.push({ ctx, ...(await createEndpoint({ ctx, input: { name: `e2e-${i}`, provider: "standard-webhooks", destinationUrl: destination.url } })) });
     }
+    await keepPastWeeks(watch, { weeks: KEPT_WEEKS, perWeek: 100, floors: FLOORS });
     // Each organization's ingest rate limit (default 120/s per web process) would be the figure measured, not the product's capacity.
     const orgRate = process.env.ORG_INGEST_RATE ?? "1000000";
     const product = await startProduct({ webEnv: { ORG_INGEST_RATE: orgRate } });
@@ -167,6 +173,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
 
     console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed Standard Webhooks requests (body ${benchBodyLabel()}, BENCH_BODY), open loop from a process of its own;`);
     console.log(`web server + worker as npm start runs them (ORG_INGEST_RATE=${orgRate}; every other setting ${settingsNote()}), PostgreSQL at ${new URL(database.url).host}, all on this ${cpus().length}-core machine`);
+    if (KEPT_WEEKS > 0) console.log(`another organization keeps ${KEPT_WEEKS} past weeks (delivery id floors ${FLOORS})`);
     await measure("warm-up", 200, 3, "delivered"); // compiles, pools, connections
     // What the product costs with nothing to do (polling, heartbeats, sweeps): it is in every phase's
     // CPU per webhook, the more so the fewer webhooks a phase gets through.
