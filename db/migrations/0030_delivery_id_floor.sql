@@ -1,6 +1,6 @@
 -- Each organization's delivery id floor (lib/storage/delivery-id-floor.ts): an id at or below every delivery it
 -- holds, which its dashboard's and API's queries name so that they plan only the partitions from there on.
--- '' (every partition) until the worker's first refresh. A constant default: no table rewrite.
+-- '' (every partition) until the first refresh: every migrate and the worker's hourly job refresh the floors. A constant default: no table rewrite.
 ALTER TABLE "organizations" ADD COLUMN "delivery_id_floor" text DEFAULT '' NOT NULL;--> statement-breakpoint
 -- Where the oldest partition of deliveries holding a row of `org` begins, among those ending above `above` (its
 -- floor so far), oldest first: `partitions`, `froms` and `tos` are the partitions (but the default one) in the
