@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "@/lib/ids";
-import { batchIdBounds, batchIdRange, withinIdRange } from "./batch-id-range";
+import { newId, timeOrderedIdFloor } from "@/lib/ids";
+import { batchIdBounds, batchIdRange, fromWeek, statementPerWeek, weekStartOf, withinIdRange } from "./batch-id-range";
 
 describe("a batch's id range", () => {
   it("is the least and greatest of the batch's delivery ids, in any order", () => {
@@ -23,15 +23,42 @@ describe("a batch's id range", () => {
   it("bounds a column by the range, or from the floor up in the statement made for a batch without one", () => {
     expect(withinIdRange(true, "d.id", "$6", "$7")).toBe("and d.id between $6::text and $7::text");
     expect(withinIdRange(false, "d.id", "$6", "$7")).toBe("and d.id >= $6::text");
+    const week = weekStartOf(newId("dlv"));
+    expect(withinIdRange(true, "d.id", "$6", "$7", week)).toBe(`and d.id between $6::text and $7::text and d.id >= '${week}'`);
+    expect(withinIdRange(false, "p.id", "$6", "$7", week)).toBe(`and p.id >= $6::text and p.id >= '${week}'`);
+  });
+
+  it("starts a week where its partitions do, Monday 00:00 UTC, for an id or a floor; for anything else, nowhere", () => {
+    const monday = Date.UTC(2026, 10, 30); // Monday 2026-11-30
+    const week = timeOrderedIdFloor("dlv", monday);
+    for (const at of [monday, monday + 1, monday + 3.5 * 86_400_000, monday + 7 * 86_400_000 - 1]) {
+      expect(weekStartOf(timeOrderedIdFloor("dlv", at) + "0".repeat(15))).toBe(week);
+      expect(weekStartOf(timeOrderedIdFloor("dlv", at))).toBe(week);
+    }
+    expect(weekStartOf(timeOrderedIdFloor("dlv", monday - 1))).toBe(timeOrderedIdFloor("dlv", monday - 7 * 86_400_000));
+    expect(weekStartOf(timeOrderedIdFloor("dlv", monday + 7 * 86_400_000))).toBe(timeOrderedIdFloor("dlv", monday + 7 * 86_400_000));
+    // Older, random delivery ids sort below every time-ordered one, and a floor of '' names no week.
+    for (const none of ["", "dlv_", "dlv_3k9x", "dlv_" + "f".repeat(25), newId("ep")]) expect(weekStartOf(none)).toBe("");
+    expect(fromWeek("d.id", "")).toBe("");
+    expect(() => fromWeek("d.id", "dlv_g0'; drop table x")).toThrow(/not the start of a week/);
+  });
+
+  it("makes each statement text once per week", () => {
+    let made = 0;
+    const text = statementPerWeek((variant: string, from: string) => (made++, `${variant} from ${from}`));
+    expect([text("ranged", "a"), text("ranged", "a"), text("ranged", "b"), text("unranged", "a")]).toEqual(["ranged from a", "ranged from a", "ranged from b", "unranged from a"]);
+    expect(made).toBe(3);
   });
 
   it("picks the ranged statement and its two parameters, or the unranged one with the floor, asked only then", async () => {
     const [a, b] = [newId("dlv"), newId("dlv")].sort();
     let asked = 0;
     const floor = async () => (asked++, "dlv_floor");
-    expect(await batchIdBounds([b!, a!], floor)).toEqual({ variant: "ranged", bounds: [a, b] });
+    expect(await batchIdBounds([b!, a!], floor)).toEqual({ variant: "ranged", bounds: [a, b], from: weekStartOf(a!) });
     expect(asked).toBe(0);
-    expect(await batchIdBounds([a!, null], floor)).toEqual({ variant: "unranged", bounds: ["dlv_floor"] });
+    expect(await batchIdBounds([a!, null], floor)).toEqual({ variant: "unranged", bounds: ["dlv_floor"], from: "" });
     expect(asked).toBe(1);
+    const floorInWeek = async () => timeOrderedIdFloor("dlv", Date.UTC(2026, 11, 2, 15));
+    expect(await batchIdBounds([null], floorInWeek)).toEqual({ variant: "unranged", bounds: [await floorInWeek()], from: timeOrderedIdFloor("dlv", Date.UTC(2026, 10, 30)) });
   });
 });

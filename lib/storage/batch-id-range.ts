@@ -5,7 +5,7 @@
 // time (pgbench, a claim-like statement: 0.98 against 0.37 ms) and 15–70 % more PostgreSQL CPU per webhook
 // (bench:e2e). A parameter range on the partition key (`id between $first and $last`) is pruned as the
 // generic plan starts, to the weeks between the batch's oldest and newest ids: 0.50 ms at 53 weeks.
-import { isId } from "@/lib/ids";
+import { isId, timeOrderedIdFloor } from "@/lib/ids";
 
 export interface IdRange {
   first: string;
@@ -35,18 +35,66 @@ export function batchIdRange(ids: readonly (string | null)[]): IdRange | null {
  * reads the weeks from theirs on, not the weeks only another organization keeps. The parameters are the
  * statement's own (`$6`): a statement text is made for each of the two cases.
  */
-export function withinIdRange(ranged: boolean, column: string, first: string, last: string): string {
-  return ranged ? `and ${column} between ${first}::text and ${last}::text` : `and ${column} >= ${first}::text`;
+export function withinIdRange(ranged: boolean, column: string, first: string, last: string, from = ""): string {
+  const bound = ranged ? `and ${column} between ${first}::text and ${last}::text` : `and ${column} >= ${first}::text`;
+  return from === "" ? bound : `${bound} ${fromWeek(column, from)}`;
 }
 
 /**
- * Which of a statement's two texts a batch runs, and the parameters that text adds after the statement's own:
- * the least and greatest id, or, when some id is not known, the floor (`floor()`, asked only then).
+ * The id where the week holding `id` begins, as its partition's bound (Monday 00:00 UTC, migration 0027's
+ * inbox_make_delivery_week): '' when `id` is not a time-ordered delivery id or floor (lib/ids.ts), or names no
+ * time (a floor of '').
+ */
+export function weekStartOf(id: string): string {
+  const time = /^dlv_g([0-9a-z]{9})/.exec(id)?.[1];
+  if (!time) return "";
+  const day = new Date(parseInt(time, 36));
+  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+  return timeOrderedIdFloor("dlv", monday);
+}
+
+/**
+ * SQL: `and <column> >= '<from>'`, the start of the oldest week a statement reads, written into its text. A
+ * parameter bound is pruned as a generic plan starts, but PostgreSQL 15 first locks every partition the plan
+ * holds: at a year of weeks (~55 a table) each statement took ~165 locks, past the 16 a backend takes cheaply. A
+ * constant is pruned as the plan is made, so the plan holds, and locks, only the weeks from there on. One text,
+ * and one prepared statement, a week (statementPerWeek); '' adds nothing. `from` is weekStartOf's: digits only.
+ */
+export function fromWeek(column: string, from: string): string {
+  if (from === "") return "";
+  if (!/^dlv_g[0-9a-z]{9}$/.test(from)) throw new Error(`not the start of a week: ${from}`);
+  return `and ${column} >= '${from}'`;
+}
+
+/**
+ * A statement's text for each combination of weeks it starts from (fromWeek), made once: `make` is called
+ * with the key's parts. Few are ever in use (this week, the weeks retries and floors fall in); past
+ * STATEMENTS_KEPT, the texts are made again.
+ */
+export function statementPerWeek<Key extends readonly string[]>(make: (...key: Key) => string): (...key: Key) => string {
+  const texts = new Map<string, string>();
+  return (...key) => {
+    const name = key.join("/");
+    let text = texts.get(name);
+    if (text === undefined) {
+      if (texts.size >= STATEMENTS_KEPT) texts.clear();
+      texts.set(name, (text = make(...key)));
+    }
+    return text;
+  };
+}
+const STATEMENTS_KEPT = 200;
+
+/**
+ * Which of a statement's two texts a batch runs, the parameters that text adds after the statement's own (the
+ * least and greatest id, or, when some id is not known, the floor: `floor()`, asked only then), and the week the
+ * first of them falls in (fromWeek).
  */
 export async function batchIdBounds(
   ids: readonly (string | null)[],
   floor: () => Promise<string>,
-): Promise<{ variant: "ranged" | "unranged"; bounds: string[] }> {
+): Promise<{ variant: "ranged" | "unranged"; bounds: string[]; from: string }> {
   const range = batchIdRange(ids);
-  return range ? { variant: "ranged", bounds: [range.first, range.last] } : { variant: "unranged", bounds: [await floor()] };
+  const bounds = range ? [range.first, range.last] : [await floor()];
+  return { variant: range ? "ranged" : "unranged", bounds, from: weekStartOf(bounds[0]!) };
 }

@@ -5,7 +5,7 @@
 // slots. Raw SQL: this is the hot path. Run by claim-delivery.ts, and by hand-on-slots.ts for a chain.
 import type postgres from "postgres";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
-import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, fromWeek, statementPerWeek, withinIdRange } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import { endpointInFlightSql, ORG_SLOT_LOCK_NAMESPACE, orgInFlightSql, SHARD_MASK, SLOT_LOCK_NAMESPACE } from "./endpoint-slots";
@@ -18,8 +18,10 @@ import type { DeliverySettings } from "./settings";
 // then the organizations and endpoints of the rest are locked, organizations first, each in one order.
 // `ranged`: every claim names its delivery, and $6 and $7 are the least and greatest of their ids
 // (lib/storage/batch-id-range.ts: the statement then reads only those weeks' partitions); otherwise $6 is
-// the least delivery id floor of the claims' organizations, and it reads the weeks from there on.
-const parkEarlyThenLock = (ranged: boolean) => `
+// the least delivery id floor of the claims' organizations, and it reads the weeks from there on. `from`: the
+// start of that first id's week, written in the text so that the plan holds only the weeks from there on
+// (batch-id-range.ts fromWeek).
+const parkEarlyThenLock = (ranged: boolean, from: string) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(delivery_id text, endpoint_id text)
   ),
@@ -37,7 +39,7 @@ const parkEarlyThenLock = (ranged: boolean) => `
     update deliveries d set parked_at = ${PARKED_POSITION}, next_attempt_at = null, updated_at = now()
     from i join e on e.id = i.endpoint_id
     where d.id = i.delivery_id and d.endpoint_id = i.endpoint_id and d.status = 'pending' and d.parked_at is null
-      ${withinIdRange(ranged, "d.id", "$6", "$7")}
+      ${withinIdRange(ranged, "d.id", "$6", "$7", from)}
       and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
       and (e.paused or e.endpoint_full or e.org_full)
     returning d.id, d.endpoint_id, e.paused
@@ -65,7 +67,7 @@ const parkEarlyThenLock = (ranged: boolean) => `
 // The claim statement (one statement, so one snapshot, after the slot locks). Each delivery row is
 // locked first (in id order), so a concurrent replay or bury is seen in its committed state.
 // Data-modifying CTEs always run, read or not. `ranged` as for parkEarlyThenLock.
-const claim = (ranged: boolean) => `
+const claim = (ranged: boolean, from: string) => `
   with i as (
     -- No delivery named: the endpoint's oldest parked one (in the parked index's order).
     select r.ord, r.endpoint_id, r.job_id, r.trigger, ${
@@ -73,7 +75,7 @@ const claim = (ranged: boolean) => `
         ? "r.delivery_id"
         : `coalesce(r.delivery_id, (
         select p.id from deliveries p where p.endpoint_id = r.endpoint_id and p.parked_at is not null
-          and p.id between ${parkedIdRange("r.endpoint_id")} and p.id >= $6::text
+          and p.id between ${parkedIdRange("r.endpoint_id")} and p.id >= $6::text ${fromWeek("p.id", from)}
         order by p.parked_at, p.id limit 1))`
     } as delivery_id
     from json_to_recordset($1::text::json) as r(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)
@@ -83,7 +85,7 @@ const claim = (ranged: boolean) => `
       d.attempt_count, d.updated_at
     from deliveries d join i on d.id = i.delivery_id and d.endpoint_id = i.endpoint_id
     -- Not one this transaction has just parked (parkEarlyThenLock).
-    where not ${PARKED_HERE} ${withinIdRange(ranged, "d.id", "$6", "$7")}
+    where not ${PARKED_HERE} ${withinIdRange(ranged, "d.id", "$6", "$7", from)}
     order by d.id for update of d
   ),
   ep as (
@@ -149,7 +151,7 @@ const claim = (ranged: boolean) => `
   claimed as (
     update deliveries d set ${claimedState("v.job_id", "$3::float8")}
     from verdict v join ep on ep.id = v.endpoint_id
-    where d.id = v.id and v.verdict = 'claim' ${withinIdRange(ranged, "d.id", "$6", "$7")}
+    where d.id = v.id and v.verdict = 'claim' ${withinIdRange(ranged, "d.id", "$6", "$7", from)}
     returning ${claimedReturning("v.trigger = 'replay'")}
   ),
   parked as (
@@ -157,7 +159,7 @@ const claim = (ranged: boolean) => `
       status = 'pending', claimed_by_job = null, lease_expires_at = null,
       parked_at = coalesce(d.parked_at, ${PARKED_POSITION}), next_attempt_at = null, updated_at = now()
     from verdict v
-    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated') ${withinIdRange(ranged, "d.id", "$6", "$7")}
+    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated') ${withinIdRange(ranged, "d.id", "$6", "$7", from)}
   ),
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
@@ -185,10 +187,10 @@ const claim = (ranged: boolean) => `
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from verdict v join ep on ep.id = v.endpoint_id
   left join claimed c on c.id = v.id
-  ${payloadJoin("c", withinIdRange(ranged, "p.delivery_id", "$6", "$7"))}`;
+  ${payloadJoin("c", withinIdRange(ranged, "p.delivery_id", "$6", "$7", from))}`;
 
-const PARK_EARLY_THEN_LOCK = { ranged: parkEarlyThenLock(true), unranged: parkEarlyThenLock(false) };
-const CLAIM = { ranged: claim(true), unranged: claim(false) };
+const PARK_EARLY_THEN_LOCK = statementPerWeek((variant: ClaimIdBounds["variant"], from: string) => parkEarlyThenLock(variant === "ranged", from));
+const CLAIM = statementPerWeek((variant: ClaimIdBounds["variant"], from: string) => claim(variant === "ranged", from));
 
 const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
 
@@ -217,17 +219,17 @@ export function claimStatements(
   tx: postgres.ReservedSql,
   claims: Claim[],
   settings: DeliverySettings,
-  { variant, bounds }: ClaimIdBounds,
+  { variant, bounds, from }: ClaimIdBounds,
 ): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
   const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
   return [
     tx.unsafe<EarlyRow[]>(
-      PARK_EARLY_THEN_LOCK[variant],
+      PARK_EARLY_THEN_LOCK(variant, from),
       [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE, ...bounds],
       { prepare: true },
     ).execute(),
     tx.unsafe<(ClaimRow & { ord: number })[]>(
-      CLAIM[variant],
+      CLAIM(variant, from),
       [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED, ...bounds],
       { prepare: true },
     ).execute(),

@@ -31,6 +31,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
+import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
 import { parkedIdRange } from "./parked-position";
 import type { DeliverySettings } from "./settings";
 
@@ -101,6 +102,7 @@ export function orgInFlightSql(organizationId: string): string {
  * woken deliveries' ids.
  */
 export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps; floor: string }): Promise<string[]> {
+  const from = weekStartOf(input.floor); // the floor's week, in the text (batch-id-range.ts fromWeek)
   // add_jobs NOTIFYs, so it runs only when something was woken.
   const [row] = (await run(sql`
     with target as (select ${input.endpointId}::text as id),
@@ -111,7 +113,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
       -- status is not named: that would offer it the open-deliveries index, every pending row of the endpoint.
       -- The endpoint as a subquery (computed once, as the statement starts): parkedIdRange names it twice.
       where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
-        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))} and d.id >= ${input.floor}::text
+        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))} and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
         and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
       order by d.parked_at, d.id
       -- As many as the endpoint and its organization both have free slots for.
@@ -127,7 +129,7 @@ export async function wakeParkedDeliveries(run: Runner, input: { endpointId: str
     ),
     woken as (
       update deliveries d set parked_at = null, updated_at = now()
-      from pick where d.id = pick.id and d.id >= ${input.floor}::text
+      from pick where d.id = pick.id and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
       -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
       returning d.id, d.endpoint_id, case when d.auto_attempt_count = 0 and d.attempt_count > 0 then 'replay' else 'auto' end as trigger
     )

@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { batchIdBounds, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, fromWeek, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
@@ -90,7 +90,7 @@ export interface Finished {
 }
 
 // Chains (finish's part when an attempt passes its slot on).
-const CHAINS = `
+const chainsFrom = (from: string) => `
   -- Chains: each endpoint's oldest parked deliveries (none while it is paused), one per attempt
   -- passing its slot on, in the parked index's order (status not named: endpoint-slots.ts
   -- wakeParkedDeliveries says why).
@@ -104,7 +104,7 @@ const CHAINS = `
     from demand cross join lateral (
       select d.id, d.endpoint_id, d.parked_at from deliveries d
       where d.endpoint_id = demand.endpoint_id and d.parked_at is not null and d.id between ${parkedIdRange("demand.endpoint_id")}
-        and d.id >= $3::text
+        and d.id >= $3::text ${fromWeek("d.id", from)}
         and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
       order by d.parked_at, d.id limit demand.n
       for update skip locked
@@ -120,7 +120,7 @@ const CHAINS = `
   claimed as (
     update deliveries d set ${claimedState("pairs.job_id", "$2::float8")}
     from pairs, ep
-    where d.id = pairs.id and ep.id = d.endpoint_id and d.id >= $3::text
+    where d.id = pairs.id and ep.id = d.endpoint_id and d.id >= $3::text ${fromWeek("d.id", from)}
     -- A chain's job is no replay's: its next delivery is a replay's attempt only if it says so itself.
     returning pairs.ord, ${claimedReturning("false")},
       ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
@@ -140,10 +140,11 @@ const CHAINED_COLUMNS = `case when c.id is null then null else 'claim' end as ve
 // deliveries are taken with skip locked), so two batches, here or in another worker process,
 // cannot deadlock on each other. `ranged`: $4 and $5 are the least and greatest of the batch's delivery
 // ids (lib/storage/batch-id-range.ts: its own deliveries are read in those weeks' partitions only).
-// `chains`: some attempt passes its slot on; without, the statement leaves out the look for parked
-// deliveries. $3: the least delivery id floor of the chains' organizations, from which on they look
+// `from`: the start of $4's week, in the text (batch-id-range.ts fromWeek). `chainFrom`: null when no attempt
+// passes its slot on, and the statement leaves out the look for parked deliveries; else the start of $3's week.
+// $3: the least delivery id floor of the chains' organizations, from which on they look
 // (lib/storage/delivery-id-floor.ts floorOfEndpoints: not the weeks only another organization keeps).
-const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
+const finish = ({ ranged, from, chainFrom }: { ranged: boolean; from: string; chainFrom: string | null }) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
@@ -151,7 +152,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
   ),
   cur as (
     select d.id, d.status, d.claimed_by_job from deliveries d
-    where d.id in (select delivery_id from i) ${withinIdRange(ranged, "d.id", "$4", "$5")} order by d.id for update
+    where d.id in (select delivery_id from i) ${withinIdRange(ranged, "d.id", "$4", "$5", from)} order by d.id for update
   ),
   -- A delivery deleted meanwhile (its endpoint was) has no row to record against.
   recorded as (
@@ -180,7 +181,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
       auto_attempt_count = d.auto_attempt_count - mine.uncount,
       delivered_at = case when mine.status = 'delivered' then now() else d.delivered_at end,
       claimed_by_job = null, lease_expires_at = null, updated_at = now()
-    from mine where d.id = mine.delivery_id ${withinIdRange(ranged, "d.id", "$4", "$5")}
+    from mine where d.id = mine.delivery_id ${withinIdRange(ranged, "d.id", "$4", "$5", from)}
     returning d.id, d.endpoint_id, d.status, d.next_attempt_at
   ),
   -- A retry's job, due when the delivery is. Keyed, so a replay replaces it and a bury removes it.
@@ -193,7 +194,7 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
   holders as (
     select i.ord, i.endpoint_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
   ),
-  ${chains ? CHAINS : NO_CHAINS}
+  ${chainFrom !== null ? chainsFrom(chainFrom) : NO_CHAINS}
   -- The slots not passed on are free again.
   freed as (
     select h.endpoint_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
@@ -210,16 +211,15 @@ const finish = ({ ranged, chains }: { ranged: boolean; chains: boolean }) => `
     where s.endpoint_id = freed.endpoint_id and s.shard = freed.shard
   )
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
-    ${chains ? CHAINED_COLUMNS : "null as verdict, null as delivery_id"}
-  from i ${chains ? `left join claimed c on c.ord = i.ord ${payloadJoin("c", "and p.delivery_id >= $3::text")}` : ""}
+    ${chainFrom !== null ? CHAINED_COLUMNS : "null as verdict, null as delivery_id"}
+  from i ${chainFrom !== null ? `left join claimed c on c.ord = i.ord ${payloadJoin("c", `and p.delivery_id >= $3::text ${fromWeek("p.delivery_id", chainFrom)}`)}` : ""}
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added
   order by i.ord`;
 
-const FINISH = {
-  ranged: { chains: finish({ ranged: true, chains: true }), plain: finish({ ranged: true, chains: false }) },
-  unranged: { chains: finish({ ranged: false, chains: true }), plain: finish({ ranged: false, chains: false }) },
-};
+// `chainFrom`: "none" when no attempt passes its slot on, else the week of the chains' floor ('' for every week).
+const FINISH = statementPerWeek((variant: "ranged" | "unranged", from: string, chainFrom: string) =>
+  finish({ ranged: variant === "ranged", from, chainFrom: chainFrom === "none" ? null : chainFrom }));
 
 type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Date | null };
 
@@ -252,8 +252,8 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
   const endpointIds = [...new Set(ends.map((e) => e.endpointId))];
   const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
   const chainFloor = passingOn.length > 0 ? await floorOfEndpoints(sql, passingOn) : "";
-  const { variant, bounds } = await batchIdBounds(ends.map((e) => e.deliveryId), () => floorOfEndpoints(sql, endpointIds));
-  const statement = FINISH[variant][passingOn.length > 0 ? "chains" : "plain"];
+  const { variant, bounds, from } = await batchIdBounds(ends.map((e) => e.deliveryId), () => floorOfEndpoints(sql, endpointIds));
+  const statement = FINISH(variant, from, passingOn.length > 0 ? weekStartOf(chainFloor) : "none");
   const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [

@@ -134,7 +134,7 @@ describe("parked deliveries", () => {
     // A job that takes the oldest parked delivery itself (a chain names none), in the claim's statements: the first
     // in line, across weeks. (Its other parts, joined to a batch naming no id, still read every week.)
     const claimed = await sql.begin(async (tx) => {
-      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { variant: "unranged", bounds: [""] });
+      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { variant: "unranged", bounds: [""], from: "" });
       await early;
       return (await claim)[0]?.delivery_id;
     });
@@ -150,7 +150,7 @@ describe("parked deliveries", () => {
     expect((await parkedBothWays(endpoint.id)).mirror).toEqual([idInWeek(3, 2)]);
   });
 
-  it("are picked, by a claim naming none, a chain and a wake, from the organization's floor on: the weeks below are not opened", async () => {
+  it("are picked, by a claim naming none, a chain and a wake, from the organization's floor on: the weeks below are neither opened nor in the plan", async () => {
     const sql = getSql();
     await makeDeliveryPartitions(sql, 6);
     // Another organization keeps weeks 1 and 2; this one holds deliveries in weeks 4 and 5 only, its floor where week 4 begins.
@@ -181,16 +181,24 @@ describe("parked deliveries", () => {
       await explained`load 'auto_explain'`;
       await explained`select set_config('auto_explain.log_min_duration', '0', false), set_config('auto_explain.log_level', 'notice', false),
         set_config('auto_explain.log_format', 'json', false)`;
-      /** The partitions of weeks below the floor in the plans of what `run` did. */
+      /**
+       * The partitions of weeks below the floor that the plans of what `run` did scan (`below`), and that they
+       * name at all (`planned`): a generic plan holds, and locks as it starts, every partition it names, and
+       * its update lists every one it holds as a target, whatever it then opens.
+       */
       const opened = async <T>(run: () => Promise<T>) => {
         plans.length = 0;
         const result = await run();
-        // Scans only: a generic plan's update lists every partition as a target whatever it opens.
         const scanned = (node: PlanNode): string[] =>
           [...(node["Node Type"] !== "ModifyTable" && node["Relation Name"] ? [node["Relation Name"]] : []), ...(node.Plans ?? []).flatMap(scanned)];
         const names = plans.flatMap((plan) => scanned((JSON.parse(plan.slice(plan.indexOf("{"))) as { Plan: PlanNode }).Plan));
-        return { result, below: [...new Set(names.filter((name) => below.some((week) => name.endsWith(week))))] };
+        const planned = below.filter((week) => plans.some((plan) => plan.includes(`${week}"`)));
+        return { result, below: [...new Set(names.filter((name) => below.some((week) => name.endsWith(week))))], planned };
       };
+      /** What a transaction has locked of the weeks below the floor: what its plans held, pruned or not. */
+      const lockedBelow = async (tx: postgres.TransactionSql) =>
+        (await tx<{ relname: string }[]>`select distinct c.relname from pg_locks l join pg_class c on c.oid = l.relation
+          where l.pid = pg_backend_pid() and c.relkind = 'r' order by 1`).map((r) => r.relname).filter((name) => below.some((week) => name.endsWith(week)));
       const cap = { ...settings, endpointConcurrency: 2 };
       // The delivery being sent: named, its week's partitions alone.
       const claims = [{ deliveryId: sending, endpointId: endpoint.id, jobId: "31", trigger: "auto" as const }];
@@ -199,7 +207,7 @@ describe("parked deliveries", () => {
         await early;
         return (await claim)[0]?.delivery_id;
       }));
-      expect(first).toEqual({ result: sending, below: [] });
+      expect(first).toEqual({ result: sending, below: [], planned: [] });
       // Its attempt passes the slot on: the chain takes the first in line.
       const chained = await opened(async () => (await finishAttempts(explained, [{
         organizationId: recent.organizationId, deliveryId: sending, endpointId: endpoint.id, jobId: "31", attemptNumber: 1, trigger: "auto",
@@ -208,19 +216,23 @@ describe("parked deliveries", () => {
       }], cap))[0]?.next);
       expect(chained.result).toMatchObject({ verdict: "claimed", attempt: { deliveryId: idInWeek(4, 101) } });
       expect(chained.below).toEqual([]);
+      expect(chained.planned).toEqual([]);
       // A job taking the oldest parked delivery itself (a claim naming none).
       const none = [{ deliveryId: null, endpointId: endpoint.id, jobId: "32", trigger: "auto" as const }];
       const taken = await opened(() => explained.begin(async (tx) => {
         const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, none, cap, await claimIdBounds(explained, none));
         await early;
-        return (await claim)[0]?.delivery_id;
+        return { id: (await claim)[0]?.delivery_id, locked: await lockedBelow(tx) };
       }));
-      expect(taken).toEqual({ result: idInWeek(5, 101), below: [] });
+      expect(taken).toEqual({ result: { id: idInWeek(5, 101), locked: [] }, below: [], planned: [] });
       // A wake of the rest, with a slot freed.
       await sql`update endpoint_slots set in_flight = 0 where endpoint_id = ${endpoint.id}`;
       const floor = await floorOfEndpoints(explained, [endpoint.id]);
-      const woken = await opened(() => explained.begin((tx) => wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: cap, floor })));
-      expect(woken).toEqual({ result: [idInWeek(5, 102)], below: [] });
+      const woken = await opened(() => explained.begin(async (tx) => ({
+        ids: await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: cap, floor }),
+        locked: await lockedBelow(tx),
+      })));
+      expect(woken).toEqual({ result: { ids: [idInWeek(5, 102)], locked: [] }, below: [], planned: [] });
       expect(plans.length).toBeGreaterThan(0);
     } finally {
       await explained.end();
