@@ -4,13 +4,15 @@
 // (db/index.ts hotPathPlanCacheMode). Two fresh databases: one with this week's partitions only, one where
 // "Keeper" keeps BENCH_WEEKS (52) past weeks (bench/support/kept-weeks.ts); in each, "Recent" has 20 deliveries
 // parked this week. The pick is timed with the floor parameter '' (every week's partition opened, as before the
-// floors) and with Recent's delivery id floor (lib/storage/delivery-id-floor.ts), alternating in rounds on one
-// connection. Prints its figures; asserts nothing.
+// floors), with Recent's delivery id floor (lib/storage/delivery-id-floor.ts: pruned as the plan starts, after
+// it has locked every partition), and with the floor and its week written in the text too (batch-id-range.ts
+// fromWeek: pruned as the plan is made), alternating in rounds on one connection. Prints its figures; asserts nothing.
 //   npm run bench:parked-pick [BENCH_WEEKS=52 BENCH_RUNS=500 BENCH_ROUNDS=6]
 import postgres from "postgres";
 import { closeDb } from "@/db";
 import { parkedIdRange } from "@/lib/delivery/engine/parked-position";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
 import { deliveryIdFloor, refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { createBenchDatabase } from "../support/database";
@@ -21,9 +23,9 @@ const WEEKS = Number(process.env.BENCH_WEEKS ?? 52);
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
-const PICK = `
+const pick = (from: string) => `
   select d.id from deliveries d
-  where d.endpoint_id = $1 and d.parked_at is not null and d.id between ${parkedIdRange("$1")} and d.id >= $2::text
+  where d.endpoint_id = $1 and d.parked_at is not null and d.id between ${parkedIdRange("$1")} and d.id >= $2::text ${fromWeek("d.id", from)}
   order by d.parked_at, d.id limit 1
   for update skip locked`;
 
@@ -51,16 +53,18 @@ async function measureIn(keptWeeks: number): Promise<Timed[]> {
     if (!floor) throw new Error("Recent's delivery id floor was not set");
     const [{ partitions }] = await sql<{ partitions: number }[]>`select count(*)::int as partitions from pg_inherits where inhparent = 'deliveries'::regclass`;
     const variants: Timed[] = [
-      { label: "floor '' (every week)", partitions, ms: [] },
-      { label: `floor ${floor}`, partitions, ms: [] },
+      { label: "'' (every week)", partitions, ms: [] },
+      { label: "the floor", partitions, ms: [] },
+      { label: "the floor, and its week in the text", partitions, ms: [] },
     ];
-    const floors = ["", floor];
-    for (let i = 0; i < 10; i++) for (const f of floors) await sql.unsafe(PICK, [endpoint.id, f], { prepare: true }); // plans made, partitions loaded
+    const floors = ["", floor, floor];
+    const texts = [pick(""), pick(""), pick(weekStartOf(floor))];
+    for (let i = 0; i < 10; i++) for (const [v, f] of floors.entries()) await sql.unsafe(texts[v]!, [endpoint.id, f], { prepare: true }); // plans made, partitions loaded
     for (let round = 0; round < ROUNDS; round++) {
       for (const [v, f] of floors.entries()) {
         for (let i = 0; i < RUNS; i++) {
           const start = performance.now();
-          const rows = await sql.unsafe(PICK, [endpoint.id, f], { prepare: true });
+          const rows = await sql.unsafe(texts[v]!, [endpoint.id, f], { prepare: true });
           variants[v]!.ms.push(performance.now() - start);
           if (rows.length !== 1) throw new Error(`the pick found ${rows.length} deliveries, not 1`);
         }
@@ -76,7 +80,7 @@ async function measureIn(keptWeeks: number): Promise<Timed[]> {
 
 const results = [...(await measureIn(0)), ...(await measureIn(WEEKS))];
 console.log(`bench/parked-pick: an endpoint's oldest parked delivery picked by the worker's prepared statement (generic plan), ${ROUNDS} rounds of ${RUNS} each, alternated`);
-console.log("| partitions of deliveries | floor parameter | p50 ms | p95 ms |");
+console.log("| partitions of deliveries | reads from | p50 ms | p95 ms |");
 console.log("| ---: | --- | ---: | ---: |");
 for (const r of results) {
   const sorted = [...r.ms].sort((a, b) => a - b);
