@@ -58,7 +58,8 @@ export function weekStartOf(id: string): string {
  * parameter bound is pruned as a generic plan starts, but PostgreSQL 15 first locks every partition the plan
  * holds: at a year of weeks (~55 a table) each statement took ~165 locks, past the 16 a backend takes cheaply. A
  * constant is pruned as the plan is made, so the plan holds, and locks, only the weeks from there on. One text,
- * and one prepared statement, a week (statementPerWeek); '' adds nothing. `from` is weekStartOf's: digits only.
+ * and one prepared statement, a week (statementPerWeek; a past week's go with their connection, which postgres.js
+ * replaces every 30–60 minutes); '' adds nothing. `from` is weekStartOf's: digits only.
  */
 export function fromWeek(column: string, from: string): string {
   if (from === "") return "";
