@@ -6,14 +6,14 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { batchIdBounds, fromWeek, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
-import { claimedReturning, claimedState, claimResult, payloadJoin, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
+import { claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { chainParts, type ChainParts } from "./finish-chains";
 import { handOnLooked } from "./hand-on-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
-import { parkedIdRange } from "./parked-position";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import { retryDelayMs } from "./retry-schedule";
 import type { SendOutput } from "./send-to-destination";
@@ -89,62 +89,13 @@ export interface Finished {
   look: ParkedLook;
 }
 
-// Chains (finish's part when an attempt passes its slot on).
-const chainsFrom = (from: string) => `
-  -- Chains: each endpoint's oldest parked deliveries (none while it is paused), one per attempt
-  -- passing its slot on, in the parked index's order (status not named: endpoint-slots.ts
-  -- wakeParkedDeliveries says why).
-  want as (
-    select h.ord, h.endpoint_id, h.job_id, row_number() over (partition by h.endpoint_id order by h.ord) as r
-    from holders h where h.slot = 'pass-on'
-  ),
-  demand as (select want.endpoint_id, count(*)::int as n from want group by 1),
-  nxt as (
-    select p.id, p.endpoint_id, row_number() over (partition by p.endpoint_id order by p.parked_at, p.id) as r
-    from demand cross join lateral (
-      select d.id, d.endpoint_id, d.parked_at from deliveries d
-      where d.endpoint_id = demand.endpoint_id and d.parked_at is not null and d.id between ${parkedIdRange("demand.endpoint_id")}
-        and d.id >= $3::text ${fromWeek("d.id", from)}
-        and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
-      order by d.parked_at, d.id limit demand.n
-      for update skip locked
-    ) p
-  ),
-  pairs as (
-    select want.ord, want.job_id, nxt.id from want join nxt on nxt.endpoint_id = want.endpoint_id and nxt.r = want.r
-  ),
-  ep as (
-    select e.id, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
-    from endpoints e where e.id in (select endpoint_id from demand)
-  ),
-  claimed as (
-    update deliveries d set ${claimedState("pairs.job_id", "$2::float8")}
-    from pairs, ep
-    where d.id = pairs.id and ep.id = d.endpoint_id and d.id >= $3::text ${fromWeek("d.id", from)}
-    -- A chain's job is no replay's: its next delivery is a replay's attempt only if it says so itself.
-    returning pairs.ord, ${claimedReturning("false")},
-      ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
-  ),
-`;
-
-// Without chains, no pairs; $2 and $3 (the lease margin and the floor, which only chains read) are typed
-// here, as PostgreSQL must type every parameter of a statement.
-const NO_CHAINS = `pairs as (select null::int as ord, $2::float8 as lease_margin_seconds, $3::text as floor where false),`;
-
-// What a chain claimed, as a claim statement's row (claimResult).
-const CHAINED_COLUMNS = `case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
-    c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted`;
-
 // Rows are locked in a fixed order (deliveries by id, then slot rows by endpoint and shard; parked
 // deliveries are taken with skip locked), so two batches, here or in another worker process,
 // cannot deadlock on each other. `ranged`: $4 and $5 are the least and greatest of the batch's delivery
 // ids (lib/storage/batch-id-range.ts: its own deliveries are read in those weeks' partitions only).
-// `from`: the start of $4's week, in the text (batch-id-range.ts fromWeek). `chainFrom`: null when no attempt
-// passes its slot on, and the statement leaves out the look for parked deliveries; else the start of $3's week.
-// $3: the least delivery id floor of the chains' organizations, from which on they look
-// (lib/storage/delivery-id-floor.ts floorOfEndpoints: not the weeks only another organization keeps).
-const finish = ({ ranged, from, chainFrom }: { ranged: boolean; from: string; chainFrom: string | null }) => `
+// `from`: the start of $4's week, in the text (batch-id-range.ts fromWeek). `chains`: the chains' part
+// (finish-chains.ts), which reads $2 and $3.
+const finish = ({ ranged, from, chains }: { ranged: boolean; from: string; chains: ChainParts }) => `
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
@@ -194,7 +145,7 @@ const finish = ({ ranged, from, chainFrom }: { ranged: boolean; from: string; ch
   holders as (
     select i.ord, i.endpoint_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
   ),
-  ${chainFrom !== null ? chainsFrom(chainFrom) : NO_CHAINS}
+  ${chains.ctes}
   -- The slots not passed on are free again.
   freed as (
     select h.endpoint_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
@@ -211,15 +162,15 @@ const finish = ({ ranged, from, chainFrom }: { ranged: boolean; from: string; ch
     where s.endpoint_id = freed.endpoint_id and s.shard = freed.shard
   )
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
-    ${chainFrom !== null ? CHAINED_COLUMNS : "null as verdict, null as delivery_id"}
-  from i ${chainFrom !== null ? `left join claimed c on c.ord = i.ord ${payloadJoin("c", `and p.delivery_id >= $3::text ${fromWeek("p.delivery_id", chainFrom)}`)}` : ""}
+    ${chains.columns}
+  from i ${chains.join}
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added
   order by i.ord`;
 
 // `chainFrom`: "none" when no attempt passes its slot on, else the week of the chains' floor ('' for every week).
 const FINISH = statementPerWeek((variant: "ranged" | "unranged", from: string, chainFrom: string) =>
-  finish({ ranged: variant === "ranged", from, chainFrom: chainFrom === "none" ? null : chainFrom }));
+  finish({ ranged: variant === "ranged", from, chains: chainParts(chainFrom === "none" ? null : chainFrom) }));
 
 type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Date | null };
 
