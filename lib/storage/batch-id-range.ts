@@ -96,6 +96,10 @@ export async function batchIdBounds(
   floor: () => Promise<string>,
 ): Promise<{ variant: "ranged" | "unranged"; bounds: string[]; from: string }> {
   const range = batchIdRange(ids);
-  const bounds = range ? [range.first, range.last] : [await floor()];
-  return { variant: range ? "ranged" : "unranged", bounds, from: weekStartOf(bounds[0]!) };
+  return range ? { variant: "ranged", bounds: [range.first, range.last], from: weekStartOf(range.first) } : fromFloor(await floor());
+}
+
+/** The unranged statement's bounds: from `floor` on (a batch that names no delivery). */
+export function fromFloor(floor: string): { variant: "unranged"; bounds: string[]; from: string } {
+  return { variant: "unranged", bounds: [floor], from: weekStartOf(floor) };
 }

@@ -3,7 +3,7 @@
 // and the other free slots wake parked deliveries as jobs of their own. Called after a claim or a
 // finish has committed, when its look (endpoint-slots.ts) saw both.
 import type postgres from "postgres";
-import { weekStartOf } from "@/lib/storage/batch-id-range";
+import { fromFloor } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimResults, claimStatements } from "./claim-statements";
 import type { ClaimResult, ClaimRow } from "./claimed-attempt";
@@ -28,7 +28,7 @@ export async function handOnSlots(sql: postgres.Sql, input: HandOn): Promise<{ n
     const run = rawRunner(tx);
     const durability = tx`set local synchronous_commit = off`.execute(); // see DURABILITY in endpoint-slots.ts
     // A claim takes the organization's lock, then the endpoint's (endpoint-slots.ts); waking needs the endpoint's.
-    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings, { variant: "unranged", bounds: [floor], from: weekStartOf(floor) }) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
+    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings, fromFloor(floor)) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
     return [durability, locked, claimed, wakeParkedDeliveries(run, { endpointId, caps: settings, floor })];
   });
   const [, , claimed, woken] = results;
