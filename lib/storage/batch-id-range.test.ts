@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
-import { batchIdBounds, batchIdRange, fromWeek, statementPerWeek, weekStartOf, withinIdRange } from "./batch-id-range";
+import { batchIdBounds, batchIdRange, fromWeek, splitOlder, statementPerWeek, weekStartOf, withinIdRange } from "./batch-id-range";
 
 describe("a batch's id range", () => {
   it("is the least and greatest of the batch's delivery ids, in any order", () => {
@@ -41,6 +41,25 @@ describe("a batch's id range", () => {
     for (const none of ["", "dlv_", "dlv_3k9x", "dlv_" + "f".repeat(25), newId("ep")]) expect(weekStartOf(none)).toBe("");
     expect(fromWeek("d.id", "")).toBe("");
     expect(() => fromWeek("d.id", "dlv_g0'; drop table x")).toThrow(/not the start of a week/);
+  });
+
+  it("sets apart what reaches back past the week before the newest's, so a shared batch's statement does not", () => {
+    const day = 86_400_000;
+    const monday = Date.UTC(2026, 10, 30);
+    const at = (ms: number, n: number) => timeOrderedIdFloor("dlv", ms) + String(n).padStart(15, "0");
+    const newest = at(monday + 2 * day, 1);
+    const lastWeek = at(monday - 6 * day, 2); // the week before: kept with the newest
+    const older = at(monday - 8 * day, 3); // two weeks back
+    const legacy = "dlv_" + "3".repeat(25); // made before ids began with their time: below every week
+    const items = [older, newest, null, lastWeek, legacy, timeOrderedIdFloor("dlv", monday - 7 * day), ""];
+    expect(splitOlder(items, (id) => id)).toEqual({
+      recent: [newest, null, lastWeek, timeOrderedIdFloor("dlv", monday - 7 * day)],
+      older: [older, legacy, ""],
+    });
+    // Nothing to set apart without a time-ordered id, or when all are recent.
+    expect(splitOlder([null, legacy], (id) => id)).toEqual({ recent: [null, legacy], older: [] });
+    expect(splitOlder([newest, lastWeek], (id) => id)).toEqual({ recent: [newest, lastWeek], older: [] });
+    expect(splitOlder([], (id: string) => id)).toEqual({ recent: [], older: [] });
   });
 
   it("makes each statement text once per week", () => {

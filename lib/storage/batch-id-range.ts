@@ -46,11 +46,42 @@ export function withinIdRange(ranged: boolean, column: string, first: string, la
  * time (a floor of '').
  */
 export function weekStartOf(id: string): string {
+  const monday = mondayOf(id);
+  return monday === null ? "" : timeOrderedIdFloor("dlv", monday);
+}
+
+/** The Monday 00:00 UTC (ms) of the week a time-ordered delivery id or floor was made in; null for any other. */
+function mondayOf(id: string): number | null {
   const time = /^dlv_g([0-9a-z]{9})/.exec(id)?.[1];
-  if (!time) return "";
+  if (!time) return null;
   const day = new Date(parseInt(time, 36));
-  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
-  return timeOrderedIdFloor("dlv", monday);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+}
+
+const WEEK_MS = 7 * 86_400_000;
+
+/**
+ * Splits a shared batch so that one organization's old ids do not make everyone's statement plan, lock and
+ * read the weeks back to them (a replay of a delivery kept for months; a chain from a floor a year back): a
+ * statement reads from its oldest id's week on. `recent`: the items whose oldest id (`oldestIdOf`; null for
+ * none) is in the newest one's week or the week before; `older`: the rest, for a statement of their own.
+ * `recent` is empty only when `items` is.
+ */
+export function splitOlder<T>(items: readonly T[], oldestIdOf: (item: T) => string | null): { recent: T[]; older: T[] } {
+  let newest: string | undefined;
+  for (const item of items) {
+    const id = oldestIdOf(item);
+    if (id !== null && mondayOf(id) !== null && (newest === undefined || id > newest)) newest = id;
+  }
+  if (newest === undefined) return { recent: [...items], older: [] };
+  const cutoff = timeOrderedIdFloor("dlv", mondayOf(newest)! - WEEK_MS);
+  const recent: T[] = [];
+  const older: T[] = [];
+  for (const item of items) {
+    const id = oldestIdOf(item);
+    (id !== null && id < cutoff ? older : recent).push(item);
+  }
+  return { recent, older };
 }
 
 /**

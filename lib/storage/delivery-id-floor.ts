@@ -91,6 +91,16 @@ const ORDERED_FLOOR = /^(dlv_[0-9a-z]*)?$/;
  * '' (every week) when a floor is not one JavaScript can order.
  */
 export async function floorOfEndpoints(sql: postgres.Sql | postgres.ReservedSql, endpointIds: readonly string[]): Promise<string> {
+  let least: string | undefined;
+  for (const floor of (await floorsOfEndpoints(sql, endpointIds)).values()) if (least === undefined || floor < least) least = floor;
+  return least ?? "";
+}
+
+/**
+ * Each endpoint's floor, as floorOfEndpoints reads and keeps them ('' when it is not one JavaScript can order);
+ * an endpoint gone meanwhile (it has no deliveries left to pick) is left out.
+ */
+export async function floorsOfEndpoints(sql: postgres.Sql | postgres.ReservedSql, endpointIds: readonly string[]): Promise<Map<string, string>> {
   const now = performance.now();
   const stale = endpointIds.filter((id) => !((floorsByEndpoint.get(id)?.readAt ?? -Infinity) > now - FLOOR_KEPT_MS));
   if (stale.length > 0) {
@@ -98,15 +108,12 @@ export async function floorOfEndpoints(sql: postgres.Sql | postgres.ReservedSql,
       select e.id, o.delivery_id_floor as floor from endpoints e join organizations o on o.id = e.organization_id
       where e.id = any(${stale}::text[])`;
     if (floorsByEndpoint.size + rows.length > FLOORS_KEPT) floorsByEndpoint.clear();
-    for (const row of rows) floorsByEndpoint.set(row.id, { floor: row.floor, readAt: now });
+    for (const row of rows) floorsByEndpoint.set(row.id, { floor: ORDERED_FLOOR.test(row.floor) ? row.floor : "", readAt: now });
   }
-  let least: string | undefined;
+  const floors = new Map<string, string>();
   for (const id of endpointIds) {
-    // An endpoint gone meanwhile has no deliveries left to pick.
-    const floor = floorsByEndpoint.get(id)?.floor;
-    if (floor === undefined) continue;
-    if (!ORDERED_FLOOR.test(floor)) return "";
-    if (least === undefined || floor < least) least = floor;
+    const kept = floorsByEndpoint.get(id);
+    if (kept) floors.set(id, kept.floor);
   }
-  return least ?? "";
+  return floors;
 }

@@ -6,6 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
+import { splitOlder } from "@/lib/storage/batch-id-range";
 import { claimIdBounds, claimResults, claimStatements, type Claim, type EarlyRow } from "./claim-statements";
 import type { ClaimResult, ClaimRow } from "./claimed-attempt";
 import { NOTHING_TO_HAND_ON, rawRunner, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
@@ -19,11 +20,14 @@ import type { DeliverySettings } from "./settings";
  */
 export type Claimed = ClaimResult & { endpointId: string | null; look: ParkedLook };
 
-async function claimMany(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
+/** A batch of claims (claimDelivery's micro-batcher hands them here), each with its result, in order. */
+export async function claimDeliveries(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
   // One claim per delivery in a statement: a second job for the same delivery goes in the next one,
   // and finds it claimed.
+  // Claims of deliveries weeks older than the rest (replays) go in the next one too: their own statement
+  // reads back to their weeks, the others' does not (splitOlder).
   const seen = new Set<string | null>();
-  const first = claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId));
+  const { recent: first } = splitOlder(claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId)), (c) => c.deliveryId);
   const later = claims.filter((c) => !first.includes(c));
   const endpointIds = [...new Set(first.map((c) => c.endpointId))];
   const idBounds = await claimIdBounds(sql, first);
@@ -42,7 +46,7 @@ async function claimMany(sql: postgres.Sql, claims: Claim[], settings: DeliveryS
     const { endpointId } = first[i]!;
     byClaim.set(first[i]!, { ...result, endpointId, look: takeLook(looks, endpointId) });
   });
-  if (later.length > 0) (await claimMany(sql, later, settings)).forEach((claimed, i) => byClaim.set(later[i]!, claimed));
+  if (later.length > 0) (await claimDeliveries(sql, later, settings)).forEach((claimed, i) => byClaim.set(later[i]!, claimed));
   return claims.map((claim) => byClaim.get(claim)!);
 }
 
@@ -67,7 +71,7 @@ export async function claimDelivery(input: {
     endpointId = row.endpoint_id;
   }
   const batcher = sharedBatcher(sql, `claim/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
-    new MicroBatcher((claims: Claim[]) => claimMany(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 }));
+    new MicroBatcher((claims: Claim[]) => claimDeliveries(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 }));
   return batcher.submit({ deliveryId, endpointId, jobId, trigger });
 }
 

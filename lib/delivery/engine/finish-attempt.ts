@@ -6,8 +6,8 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { batchIdBounds, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
-import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
+import { batchIdBounds, splitOlder, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
+import { floorOfEndpoints, floorsOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
 import { NOTHING_TO_HAND_ON, rawRunner, SHARD_MASK, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
@@ -181,6 +181,19 @@ type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Da
  * go in a statement of their own, at the same time.
  */
 export async function finishAttempts(sql: postgres.Sql, ends: AttemptEnd[], settings: DeliverySettings): Promise<Finished[]> {
+  // Attempts of deliveries weeks older than the rest, or chains from a floor weeks back, in a statement of
+  // their own (splitOlder), at the same time: the others' does not read back to their weeks.
+  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
+  const floors = passingOn.length > 0 ? await floorsOfEndpoints(sql, passingOn) : new Map<string, string>();
+  const { recent, older } = splitOlder(ends, (e) => {
+    const floor = e.slot === "pass-on" ? floors.get(e.endpointId) : undefined;
+    return floor !== undefined && floor < e.deliveryId ? floor : e.deliveryId;
+  });
+  if (older.length > 0) {
+    const [first, second] = await Promise.all([finishAttempts(sql, recent, settings), finishAttempts(sql, older, settings)]);
+    const byEnd = new Map<AttemptEnd, Finished>([...recent.map((end, i) => [end, first[i]!] as const), ...older.map((end, i) => [end, second[i]!] as const)]);
+    return ends.map((end) => byEnd.get(end)!);
+  }
   const retries = ends.filter((end) => end.status === "pending");
   if (retries.length > 1) {
     const alone = new Set(retries.slice(1));
