@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
-import { batchIdBounds, batchIdRange, fromWeek, splitOlder, statementPerWeek, weekStartOf, withinIdRange } from "./batch-id-range";
+import { batchIdBounds, batchIdRange, fromWeek, splitOlder, statementPerWeek, weekStartOf, weeksAfter, withinIdRange } from "./batch-id-range";
 
 describe("a batch's id range", () => {
   it("is the least and greatest of the batch's delivery ids, in any order", () => {
@@ -39,6 +39,8 @@ describe("a batch's id range", () => {
     expect(weekStartOf(timeOrderedIdFloor("dlv", monday + 7 * 86_400_000))).toBe(timeOrderedIdFloor("dlv", monday + 7 * 86_400_000));
     // Older, random delivery ids sort below every time-ordered one, and a floor of '' names no week.
     for (const none of ["", "dlv_", "dlv_3k9x", "dlv_" + "f".repeat(25), newId("ep")]) expect(weekStartOf(none)).toBe("");
+    expect(weeksAfter(timeOrderedIdFloor("dlv", monday + 3 * 86_400_000), 6)).toBe(timeOrderedIdFloor("dlv", monday + 42 * 86_400_000));
+    expect(weeksAfter("", 6)).toBe("");
     expect(fromWeek("d.id", "")).toBe("");
     expect(() => fromWeek("d.id", "dlv_g0'; drop table x")).toThrow(/not the start of a week/);
   });

@@ -60,6 +60,12 @@ function mondayOf(id: string): number | null {
 
 const WEEK_MS = 7 * 86_400_000;
 
+/** The start of the week `weeks` after the one `id` falls in; '' when `id` is not a time-ordered id or floor. */
+export function weeksAfter(id: string, weeks: number): string {
+  const monday = mondayOf(id);
+  return monday === null ? "" : timeOrderedIdFloor("dlv", monday + weeks * WEEK_MS);
+}
+
 /**
  * Splits a shared batch so that one organization's old ids do not make everyone's statement plan, lock and
  * read the weeks back to them (a replay of a delivery kept for months; a chain from a floor a year back): a

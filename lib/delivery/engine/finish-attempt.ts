@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { batchIdBounds, splitOlder, statementPerWeek, weekStartOf, withinIdRange } from "@/lib/storage/batch-id-range";
+import { batchIdBounds, splitOlder, statementPerWeek, weekStartOf, weeksAfter, withinIdRange } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints, floorsOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
@@ -172,6 +172,13 @@ const finish = ({ ranged, from, chains }: { ranged: boolean; from: string; chain
 const FINISH = statementPerWeek((variant: "ranged" | "unranged", from: string, chainFrom: string) =>
   finish({ ranged: variant === "ranged", from, chains: chainParts(chainFrom === "none" ? null : chainFrom) }));
 
+/**
+ * How many weeks back a chain's floor may reach and stay in a shared finish statement: the weeks the default
+ * retention (30 days) keeps, with the week it is in. An organization that keeps longer chains in a statement of
+ * its own (finishAttempts).
+ */
+const CHAIN_FLOOR_WEEKS = 6;
+
 type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Date | null };
 
 /**
@@ -181,13 +188,16 @@ type FinishRow = ClaimRow & { ord: number; applied: boolean; next_attempt_at: Da
  * go in a statement of their own, at the same time.
  */
 export async function finishAttempts(sql: postgres.Sql, ends: AttemptEnd[], settings: DeliverySettings): Promise<Finished[]> {
-  // Attempts of deliveries weeks older than the rest, or chains from a floor weeks back, in a statement of
-  // their own (splitOlder), at the same time: the others' does not read back to their weeks.
+  // Attempts of deliveries weeks older than the rest, or chains from a floor further back than the default
+  // retention keeps (or not known yet: ''), in a statement of their own (splitOlder), at the same time: the
+  // others' does not read back to their weeks.
   const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
   const floors = passingOn.length > 0 ? await floorsOfEndpoints(sql, passingOn) : new Map<string, string>();
   const { recent, older } = splitOlder(ends, (e) => {
     const floor = e.slot === "pass-on" ? floors.get(e.endpointId) : undefined;
-    return floor !== undefined && floor < e.deliveryId ? floor : e.deliveryId;
+    if (floor === undefined) return e.deliveryId;
+    const counted = weeksAfter(floor, CHAIN_FLOOR_WEEKS);
+    return counted < e.deliveryId ? counted : e.deliveryId;
   });
   if (older.length > 0) {
     const [first, second] = await Promise.all([finishAttempts(sql, recent, settings), finishAttempts(sql, older, settings)]);

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { getSql } from "@/db";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
-import { idInWeek, monday } from "@/test/partition-weeks";
+import { timeOrderedIdFloor } from "@/lib/ids";
+import { idInWeek, inWeekAt, monday } from "@/test/partition-weeks";
 import { useTestDatabase } from "@/test/db";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -60,13 +61,9 @@ describe("one organization's old deliveries in a shared batch", () => {
       expect(claimed.modifying.length).toBe(4);
       expect(claimed.clean).toBe(2);
 
-      const end = (organizationId: string, deliveryId: string, endpointId: string, jobId: string): AttemptEnd => ({
-        organizationId, deliveryId, endpointId, jobId, attemptNumber: 1, trigger: "auto", startedAt: new Date(), durationMs: 3,
-        statusCode: 200, responseBody: "", error: null, status: "delivered", reason: null, retryInMs: null, uncount: 0, slot: "release",
-      });
       const finished = await plansOf(() => finishAttempts(explained, [
-        end(other.organizationId, recent, otherEndpoint.id, "41"),
-        end(keeper.organizationId, old, keeperEndpoint.id, "42"),
+        attemptEnd(other.organizationId, recent, otherEndpoint.id, "41"),
+        attemptEnd(keeper.organizationId, old, keeperEndpoint.id, "42"),
       ], settings));
       expect(finished.result.map((f) => f.applied)).toEqual([true, true]);
       expect(finished.modifying.length).toBe(2);
@@ -79,4 +76,58 @@ describe("one organization's old deliveries in a shared batch", () => {
     const attempts = await sql<{ n: number }[]>`select count(*)::int as n from attempts where delivery_id in (${old}, ${recent})`;
     expect(attempts[0]!.n).toBe(2);
   });
+
+  it("set a chain from a floor further back than the default retention keeps apart too", async () => {
+    process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
+    const sql = getSql();
+    await makeDeliveryPartitions(sql, 6);
+    const keeper = await createOrganizationFixture();
+    const keeperEndpoint = await createEndpointFixture(keeper.ctx, "http://127.0.0.1:9/hook");
+    const other = await createOrganizationFixture();
+    const otherEndpoint = await createEndpointFixture(other.ctx, "http://127.0.0.1:9/hook");
+    // Both deliveries of week 12; the keeper's floor where week 1 begins (it keeps months), the other's at week 10.
+    await makeDeliveryPartitions(sql, 13);
+    const mine = idInWeek(12, 11);
+    const theirs = idInWeek(12, 12);
+    for (const [o, endpointId, id] of [[keeper, keeperEndpoint.id, mine], [other, otherEndpoint.id, theirs]] as const) {
+      await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes) values (${id}, ${o.organizationId}, ${endpointId}, ${"evt_" + id}, 'pending', 2)`;
+      await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${o.organizationId}, '{}', '\\x7b7d')`;
+    }
+    await sql`update organizations set delivery_id_floor = ${weekStart(1)} where id = ${keeper.organizationId}`;
+    await sql`update organizations set delivery_id_floor = ${weekStart(10)} where id = ${other.organizationId}`;
+    const between = [2, 3, 4, 5, 6, 7, 8, 9].map((week) => `_w${monday(week)}"`);
+
+    const plans: string[] = [];
+    const explained = postgres(testDatabase.url(), { max: 1, onnotice: (n) => plans.push(n.message), connection: { plan_cache_mode: "force_generic_plan" } });
+    try {
+      const claimed = await claimDeliveries(explained, [
+        { deliveryId: mine, endpointId: keeperEndpoint.id, jobId: "51", trigger: "auto" },
+        { deliveryId: theirs, endpointId: otherEndpoint.id, jobId: "52", trigger: "auto" },
+      ], settings);
+      expect(claimed.map((c) => c.verdict)).toEqual(["claimed", "claimed"]);
+      await explained`load 'auto_explain'`;
+      await explained`select set_config('auto_explain.log_min_duration', '0', false), set_config('auto_explain.log_level', 'notice', false),
+        set_config('auto_explain.log_format', 'json', false)`;
+      const finished = await finishAttempts(explained, [
+        { ...attemptEnd(keeper.organizationId, mine, keeperEndpoint.id, "51"), slot: "pass-on" },
+        attemptEnd(other.organizationId, theirs, otherEndpoint.id, "52"),
+      ], settings);
+      expect(finished.map((f) => f.applied)).toEqual([true, true]);
+      const modifying = plans.filter((plan) => plan.includes('"Relation Name": "deliveries"') && plan.includes('"Operation": "Update"'));
+      // The keeper's chain reads back to its floor, in its own statement; the other's holds none of weeks 2 to 9.
+      expect(modifying.length).toBe(2);
+      expect(modifying.filter((plan) => !between.some((week) => plan.includes(week))).length).toBe(1);
+    } finally {
+      await explained.end();
+    }
+  });
 });
+
+const weekStart = (week: number) => timeOrderedIdFloor("dlv", inWeekAt(week, -0.5).getTime());
+
+function attemptEnd(organizationId: string, deliveryId: string, endpointId: string, jobId: string): AttemptEnd {
+  return {
+    organizationId, deliveryId, endpointId, jobId, attemptNumber: 1, trigger: "auto", startedAt: new Date(), durationMs: 3,
+    statusCode: 200, responseBody: "", error: null, status: "delivered", reason: null, retryInMs: null, uncount: 0, slot: "release",
+  };
+}
