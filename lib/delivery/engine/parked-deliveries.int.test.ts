@@ -10,6 +10,7 @@ import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { idInWeek, inWeekAt, monday } from "@/test/partition-weeks";
 import { useTestDatabase } from "@/test/db";
+import { explainedConnection } from "@/test/explained-connection";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { leavesOf } from "@/test/counting-reads";
@@ -174,13 +175,10 @@ describe("parked deliveries", () => {
       where id = ${recent.organizationId}`;
     const below = [0, 1, 2, 3].map((week) => `_w${monday(week)}`).concat(["_legacy"]);
 
-    // The worker's connection as it runs (generic plans), with each statement's plan as it started told back.
-    const plans: string[] = [];
-    const explained = postgres(testDatabase.url(), { max: 1, onnotice: (n) => plans.push(n.message), connection: { plan_cache_mode: "force_generic_plan" } });
+    // The worker's connection as it runs (generic plans), with each statement's plan as it ran told back.
+    const connection = await explainedConnection(testDatabase.url());
+    const { sql: explained, plans } = connection;
     try {
-      await explained`load 'auto_explain'`;
-      await explained`select set_config('auto_explain.log_min_duration', '0', false), set_config('auto_explain.log_level', 'notice', false),
-        set_config('auto_explain.log_format', 'json', false)`;
       /**
        * The partitions of weeks below the floor that the plans of what `run` did scan (`below`), and that they
        * name at all (`planned`): a generic plan holds, and locks as it starts, every partition it names, and
