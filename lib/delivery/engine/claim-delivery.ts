@@ -24,30 +24,36 @@ export type Claimed = ClaimResult & { endpointId: string | null; look: ParkedLoo
 export async function claimDeliveries(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
   // One claim per delivery in a statement: a second job for the same delivery goes in the next one,
   // and finds it claimed.
-  // Claims of deliveries weeks older than the rest (replays) go in the next one too: their own statement
-  // reads back to their weeks, the others' does not (splitOlder).
   const seen = new Set<string | null>();
-  const { recent: first } = splitOlder(claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId)), (c) => c.deliveryId);
-  const later = claims.filter((c) => !first.includes(c));
-  const endpointIds = [...new Set(first.map((c) => c.endpointId))];
-  const idBounds = await claimIdBounds(sql, first);
+  const distinct = claims.filter((c) => !seen.has(c.deliveryId) && seen.add(c.deliveryId));
+  const later = claims.filter((c) => !distinct.includes(c));
+  // Claims of deliveries weeks older than the rest (replays) in a statement of their own, at the same time:
+  // it reads back to their weeks, the others' does not (splitOlder).
+  const { recent, older } = splitOlder(distinct, (c) => c.deliveryId);
+  const [claimedRecent, claimedOlder] = await Promise.all([claimTogether(sql, recent, settings), older.length > 0 ? claimDeliveries(sql, older, settings) : []]);
+  const byClaim = new Map<Claim, Claimed>([...recent.map((c, i) => [c, claimedRecent[i]!] as const), ...older.map((c, i) => [c, claimedOlder[i]!] as const)]);
+  if (later.length > 0) (await claimDeliveries(sql, later, settings)).forEach((claimed, i) => byClaim.set(later[i]!, claimed));
+  return claims.map((claim) => byClaim.get(claim)!);
+}
+
+/** Claims of distinct deliveries in one transaction: the claim's statements, then the look after the commit. */
+async function claimTogether(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
+  const endpointIds = [...new Set(claims.map((c) => c.endpointId))];
+  const idBounds = await claimIdBounds(sql, claims);
   const { results, after } = await pipelinedTransaction<[unknown, EarlyRow[], (ClaimRow & { ord: number })[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
       tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
-      ...claimStatements(tx, first, settings, idBounds),
+      ...claimStatements(tx, claims, settings, idBounds),
     ],
     // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
     (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
   );
   const [looks] = after;
-  const byClaim = new Map<Claim, Claimed>();
-  claimResults(first, results[1], results[2]).forEach((result, i) => {
-    const { endpointId } = first[i]!;
-    byClaim.set(first[i]!, { ...result, endpointId, look: takeLook(looks, endpointId) });
+  return claimResults(claims, results[1], results[2]).map((result, i) => {
+    const { endpointId } = claims[i]!;
+    return { ...result, endpointId, look: takeLook(looks, endpointId) };
   });
-  if (later.length > 0) (await claimDeliveries(sql, later, settings)).forEach((claimed, i) => byClaim.set(later[i]!, claimed));
-  return claims.map((claim) => byClaim.get(claim)!);
 }
 
 /**
