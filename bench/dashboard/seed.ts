@@ -3,7 +3,7 @@
 //   - organizations with endpoints of very different sizes, one endpoint failing (a pending backlog);
 //   - event types per provider, a few common and a long tail;
 //   - received_at spread over 30 days, inserted in time order (as ingest does: the table's physical
-//     order follows received_at); status by age: old ones delivered (2 % dead), the last hours
+//     order follows received_at), each id made from its received_at as lib/ids.ts makes them; status by age: old ones delivered (2 % dead), the last hours
 //     with some pending/delivering, the failing endpoint's last 2 days mostly pending;
 //   - JSON bodies of ~0.6–2 KB built from two paragraphs of a 65,536-word vocabulary drawn with a
 //     Zipf-like law (a few words in most bodies, most words rare), a customer e-mail shared by ~5
@@ -84,7 +84,8 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
               source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
               next_attempt_at, delivered_at, updated_at, pending_since) as materialized (
     select
-      'dlv_' || substr(md5('d' || g.i), 1, 25),
+      -- A delivery id as lib/ids.ts makes one: its time (base 36), then 15 random base-36 digits.
+      'dlv_g' || bench_base36_ms(floor(extract(epoch from x.received_at) * 1000)::bigint) || substr(md5('d' || g.i), 1, 15),
       e.organization_id, e.id, x.external_id, x.event_type, st.status,
       jsonb_build_object('content-type', 'application/json', 'user-agent', e.user_agent, 'webhook-id', x.external_id,
                          'x-request-id', substr(md5('r' || g.i), 1, 16)),
@@ -172,7 +173,7 @@ async function secondaryIndexDefinitions(sql: postgres.Sql): Promise<{ name: str
     order by i.relname`)) as unknown as { name: string; definition: string }[];
 }
 
-const LONGEST_BUILD = "delivery_payloads_body_searchable_trgm_idx";
+const LONGEST_BUILD = "delivery_payloads_body_by_time_trgm_idx";
 
 /** The same rows whichever loader takes a chunk: each chunk seeds random() from its own number. */
 const chunkSeed = (chunk: number) => (((chunk + 1) * 0.6180339887) % 1) * 1.8 - 0.9;
@@ -194,6 +195,10 @@ export async function seedDeliveries(loaders: postgres.Sql[], endpoints: SeedEnd
   const [first] = loaders as [postgres.Sql];
   await first.unsafe("select setseed(0.4242)"); // the same vocabulary every run (one connection, one order of random() calls)
   await seedVocabulary(first);
+  // The 9 base-36 digits of a time in ms, as lib/ids.ts writes them in a delivery id.
+  await first.unsafe(`create function bench_base36_ms(ms bigint) returns text language sql immutable parallel safe as $$
+    select string_agg(substr('0123456789abcdefghijklmnopqrstuvwxyz', ((ms / power(36, k)::bigint) % 36)::int + 1, 1), '' order by k desc)
+    from generate_series(0, 8) k $$`);
   await seedEndpoints(first, endpoints);
   // The longest build first (the body's trigram index: PostgreSQL 15 builds a GIN index in one backend),
   // so that the other loaders build the rest beside it.
@@ -215,5 +220,5 @@ export async function seedDeliveries(loaders: postgres.Sql[], endpoints: SeedEnd
     await sql.unsafe(definition);
     log(`  rebuilt ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
   });
-  await first.unsafe(`drop table bench_words, bench_paragraphs, bench_endpoints`);
+  await first.unsafe(`drop table bench_words, bench_paragraphs, bench_endpoints; drop function bench_base36_ms`);
 }
