@@ -14,6 +14,13 @@ export interface OnlineIndex {
   replaces?: readonly string[];
 }
 
+/**
+ * How many characters of a delivery id the body's trigram index holds beside the trigrams: `dlv_g` and the first 7
+ * of the 9 base-36 digits of its milliseconds (lib/ids.ts), ~1.3 s of receipts per key. A search asks for a
+ * range of them (lib/delivery/search-deliveries.ts), and the query must write the same expression.
+ */
+export const BODY_INDEX_ID_PREFIX = 12;
+
 export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0021: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age;
   // with the id, so that the rescue sweep's walk (orphan_scan_cursors) is the index in order, ties included.
@@ -32,9 +39,15 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0020: search q in bodies up to 64 KiB, once lib/delivery/index-bodies.ts has made them searchable
   // (ingest's statement makes no trigram entry). Takes over from 0019's delivery_payloads_body_trgm_idx, which
   // took every body at ingest. See db/migrations/0004_search_trigram_and_counter_triggers.sql for why encode(body, 'escape').
+  // Migration 0031: the same, with the time part of the delivery id in front (btree_gin), so that a search can ask
+  // for q's bodies in a stretch of time: PostgreSQL ANDs the two in the index, and fetches only those. Takes over
+  // from 0020's delivery_payloads_body_searchable_trgm_idx, which could only hand over every body holding q (a
+  // word in 0.2 % of 10 million bodies: 12,000 to fetch for a page of 50). Not `delivery_id` itself: the floor
+  // every query of delivery_payloads names (delivery_id >= floor) would then be an index condition too, a scan of
+  // every key from the floor on.
   {
-    name: "delivery_payloads_body_searchable_trgm_idx",
-    on: `"delivery_payloads" using gin (encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
-    replaces: ["delivery_payloads_body_trgm_idx"],
+    name: "delivery_payloads_body_by_time_trgm_idx",
+    on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_ID_PREFIX}), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
+    replaces: ["delivery_payloads_body_searchable_trgm_idx", "delivery_payloads_body_trgm_idx"],
   },
 ];

@@ -8,7 +8,7 @@ import postgres from "postgres";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { withDatabase } from "@/lib/runtime/database-url";
 import { migrateDatabase } from "@/lib/runtime/migrate";
-import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
+import { migrateAsBefore, migrationsBefore, onlineIndexesBefore0031 } from "@/test/migrations-before";
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1_000_000);
 const CHUNK = 100_000;
@@ -23,7 +23,7 @@ async function main() {
   const url = withDatabase(adminUrl, name);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
+    await migrateAsBefore(sql, url, older, onlineIndexesBefore0031(ONLINE_INDEXES));
     await sql`insert into organizations (id, name) values ('org_b', 'Bench')`;
     await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
       select 'ep_b' || e, 'org_b', 'E' || e, 'none', 'https://example.com/' || e from generate_series(1, 20) e`;

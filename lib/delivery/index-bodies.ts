@@ -1,10 +1,10 @@
-// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_searchable_trgm_idx)
+// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_by_time_trgm_idx)
 // by setting delivery_payloads.searchable. Ingest stores every payload unsearchable, so that its statement, shared
 // by every organization's requests arriving together, makes no trigram entry: a ~1 KB real JSON body has several
 // hundred distinct trigrams (~0.3 ms of database CPU), a 64 KiB high-entropy one ~20 ms. Here the organizations
 // with bodies waiting take turns, in order of id, each turn one statement over at most ROWS_PER_TURN bodies or
 // BYTES_PER_TURN bytes of indexed body, so one organization's big bodies delay only its own search index, by
-// at most its turns. Until a body is searchable, a search tests it one by one (lib/delivery/list-deliveries.ts):
+// at most its turns. Until a body is searchable, a search tests it one by one (lib/delivery/search-deliveries.ts):
 // a body not yet indexed is found all the same, only slower.
 import type postgres from "postgres";
 import { getSql } from "@/db";

@@ -11,7 +11,7 @@ import { createCtx } from "@/lib/context";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { newId } from "@/lib/ids";
 import { GroupCommitter, type NewDelivery } from "@/lib/ingest/group-commit";
-import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
+import { migrateAsBefore, migrationsBefore, onlineIndexesBefore0031 } from "@/test/migrations-before";
 import { withDatabase } from "./database-url";
 import { migrateDatabase } from "./migrate";
 
@@ -36,7 +36,7 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
     process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
     const sql = postgres(url, { max: 2, onnotice: () => {} });
     try {
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0031(ONLINE_INDEXES));
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
         values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b')`;
