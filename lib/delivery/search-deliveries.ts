@@ -1,11 +1,9 @@
 // Search q among an organization's deliveries, newest first (listDeliveries' `q`): what matches, and how it is
 // found at a cost bounded both for words in many bodies and for words in few.
 import { and, sql, type SQL } from "drizzle-orm";
-import { BODY_INDEX_ID_PREFIX } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
-import { weekStartOf } from "@/lib/storage/batch-id-range";
-import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
+import { before, type Edge, notBefore, nth, page, type Row } from "./deliveries-page";
 
 /** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_time_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
@@ -18,12 +16,6 @@ const NEARLY_FULL_STRETCHES = 3;
 /** A q with no trigram walks at most this many windows a page past the window (see searchDeliveries). */
 // 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
-/** The indexes' first slice holds this many times the deliveries the hits so far predict the page needs (see indexedMatches). */
-const SLICE_MARGIN = 2;
-/** Each next slice holds this many times the deliveries of the one before. */
-const SLICE_GROWTH = 4;
-/** No slice holds more (bounding a slice reads its entries of the list index); past it, the rest in one statement. */
-const MAX_SLICE_ROWS = 250_000;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -81,14 +73,14 @@ function searchWhere(q: string, idFloor: string): SQL {
  * their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.
  */
-function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string, slice?: IdBounds): SQL {
+function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string): SQL {
   const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
     or ${deliveries.id} = any(array(
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and ${slice ? inTimeOf(slice, idFloor) : sql`${deliveryPayloads.deliveryId} >= ${idFloor}`}
+         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor}
            and ${deliveryPayloads.searchable} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
            and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}
          union all
@@ -97,23 +89,6 @@ function indexedSearchWhere(organizationId: string, idFloor: string, q: string, 
            and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyContains(q, payloadBody)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
         and ${ownBodyContains(q, idFloor)}))`;
-}
-
-type IdBounds = { low: string; high: string };
-
-const idPrefix = (id: SQL | string) => sql`left(${id}, ${sql.raw(String(BODY_INDEX_ID_PREFIX))})`;
-
-/**
- * Payloads whose id lies between the slice's least and greatest, as the body's trigram index can answer it: by
- * the ids' time part (BODY_INDEX_ID_PREFIX), which PostgreSQL ANDs with q's trigrams inside the index; the
- * few more this takes at the two ends (~1.3 s of receipts) are left out by the slice's own bounds. From the
- * week of the least on (or the floor, for legacy ids), so that older partitions are not planned.
- */
-function inTimeOf(slice: IdBounds, idFloor: string): SQL {
-  const week = weekStartOf(slice.low);
-  const from = week > idFloor ? week : idFloor;
-  const payloadPrefix = idPrefix(sql`${deliveryPayloads.deliveryId}`);
-  return sql`${deliveryPayloads.deliveryId} >= ${from} and ${payloadPrefix} >= ${idPrefix(slice.low)} and ${payloadPrefix} <= ${idPrefix(slice.high)}`;
 }
 
 /**
@@ -149,7 +124,6 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q, idFloor)), limit);
   if (hits.length === limit || !probeEdge) return { rows: hits };
   let edge = probeEdge;
-  let walked = probe;
   const rowsToFill = hits.length ? ((limit - hits.length) / hits.length) * probe : Infinity;
   if (window > probe && rowsToFill <= window - probe) {
     const windowEdge = await nth(db, where, window);
@@ -157,7 +131,7 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
     hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q, idFloor)), limit - hits.length)));
     if (hits.length === limit || !windowEdge) return { rows: hits };
     edge = windowEdge;
-    walked = window;
+    let walked = window;
     // Nearly full: the last few hits are most likely just past the window, and walking on to them tests fewer
     // bodies than the index hands over, which is every older match in the organization (a ~0.5 % word on 10M
     // deliveries: 31,846 matches fetched and sorted, 9 s, for the page's last row). So it walks on in stretches
@@ -175,59 +149,10 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   }
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
-  if (key) {
-    const wanted = limit - hits.length;
-    // Hits so far tell how many older deliveries hold the rest of the page; none (a rare q) tells nothing.
-    const firstSlice = hits.length ? Math.ceil(SLICE_MARGIN * wanted * (walked / hits.length)) : undefined;
-    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, wanted, firstSlice))] };
-  }
+  if (key) return { rows: [...hits, ...(await page(db, and(older, indexedSearchWhere(organizationId, idFloor, q, key)), limit - hits.length))] };
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
   // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
   const stretchEdge = await nth(db, older, SHORT_Q_STRETCH_WINDOWS * window);
   hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q, idFloor)), limit - hits.length)));
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
-}
-
-interface Slice { edge: Edge; rows: number; ids: IdBounds }
-
-/**
- * The newest `size` deliveries that pass `where`: the last of them (where the next slice begins), how many
- * there are, and their least and greatest ids. Ids need not follow received_at (legacy ids are random), so the
- * bounds are read off the slice's own rows, never guessed from its times.
- */
-async function sliceOf(db: DbOrTx, where: SQL, size: number): Promise<Slice | undefined> {
-  const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string }>(sql`
-    with slice as materialized (
-      select ${deliveries.id} as id, ${deliveries.receivedAt} as received_at from ${deliveries}
-      where ${where} order by ${sql.join(newestFirst, sql`, `)} limit ${size})
-    select count(*)::int as rows, min(id) as low, max(id) as high,
-           (select id from slice order by received_at, id limit 1) as edge_id,
-           (select to_char(min(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from slice) as edge_at
-    from slice`);
-  if (!row || !row.rows) return undefined;
-  return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, ids: { low: row.low, high: row.high } };
-}
-
-/**
- * `wanted` of the deliveries in `older` (newest first) whose body, external id or event type holds q, through the
- * indexes. Asked for q alone, the body's trigram index hands over every body of the organization that holds it,
- * each to fetch and test: a word in 0.2 % of 5.5 million bodies is 12,000 rows to read and sort for 50 (~1.2 s
- * with the data mostly out of memory). So when the hits so far predict how many deliveries hold the page
- * (`firstSlice`: SLICE_MARGIN times that), the indexes are asked slice by slice, newest first, for the bodies of
- * the slice's time only (inTimeOf), each slice SLICE_GROWTH times the last, up to MAX_SLICE_ROWS; what is
- * older then goes in one statement from the organization's floor.
- */
-async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, firstSlice: number | undefined): Promise<Row[]> {
-  const found: Row[] = [];
-  let rest = older;
-  for (let size = firstSlice ?? Infinity; size <= MAX_SLICE_ROWS; size *= SLICE_GROWTH) {
-    const slice = await sliceOf(db, rest, size);
-    if (!slice) return found;
-    const inSlice = and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, slice.ids));
-    found.push(...(await page(db, inSlice, wanted - found.length)));
-    if (found.length === wanted || slice.rows < size) return found;
-    rest = and(rest, before(slice.edge.cursorAt, slice.edge.id))!;
-  }
-  found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));
-  return found;
 }
