@@ -18,10 +18,8 @@ const NEARLY_FULL_STRETCHES = 3;
 /** A q with no trigram walks at most this many windows a page past the window (see searchDeliveries). */
 // 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
-/** The indexes' first slice holds this many times the deliveries the hits so far predict the page needs (see indexedMatches). */
+/** A slice holds this many times the deliveries the hits so far predict the rest of the page needs (see indexedMatches). */
 const SLICE_MARGIN = 2;
-/** Each next slice holds this many times the deliveries of the one before. */
-const SLICE_GROWTH = 4;
 /** A search asks the body index for at most this many time buckets (one GIN scan each, ~30 h); then the rest in one statement. */
 const MAX_SLICE_BUCKETS = 64;
 
@@ -197,15 +195,9 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
   if (key) {
-    const wanted = limit - hits.length;
-    // Hits so far tell how many older deliveries hold the rest of the page (none: fewer than one in those walked,
-    // taken as one), and the walk's time how many buckets those span.
-    const toFill = (wanted * walked) / Math.max(1, hits.length);
-    const newest = await nth(db, where, 1);
-    const walkedMs = Math.max(1, Date.parse(newest!.cursorAt) - Date.parse(edge.cursorAt));
-    const bucketsToFill = toFill / ((walked / walkedMs) * BODY_INDEX_TIME_BUCKET.ms);
-    const firstSlice = SLICE_MARGIN * bucketsToFill <= MAX_SLICE_BUCKETS ? Math.ceil(SLICE_MARGIN * toFill) : undefined;
-    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, edge.cursorAt, q, key, wanted, firstSlice))] };
+    const newest = (await nth(db, where, 1))!;
+    const seen = { rows: walked, hits: hits.length, newestAt: newest.cursorAt, edgeAt: edge.cursorAt, window };
+    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, limit - hits.length, seen))] };
   }
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
   // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
@@ -234,34 +226,46 @@ async function sliceOf(db: DbOrTx, where: SQL, size: number): Promise<Slice | un
   return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, low: row.low, high: row.high };
 }
 
+/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, their times. */
+interface Seen { rows: number; hits: number; newestAt: string; edgeAt: string; window: number }
+
 /**
- * `wanted` of the deliveries in `older` (newest first, none received after `newestAt`) whose body, external id
- * or event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body
- * of the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 12,000 rows
- * to read and sort for 50 (~1.1 s with the data mostly out of memory). So the indexes are asked slice by slice,
- * newest first, for the bodies of the slice's time buckets only (inBucketsOf): the first `firstSlice`
- * deliveries, each next SLICE_GROWTH times the last, up to MAX_SLICE_BUCKETS buckets in all (a slice is read no
- * further back than the buckets left can hold). Then, or at an id made before ids held their time, or with no
- * `firstSlice` (the hits predict more buckets than that), what is older goes in one statement from the
- * organization's floor, which costs little then: a q that does not fill the page in that many buckets has few
- * matches an hour, and so few in all. A bucket costs a GIN scan (~0.3 ms warm) whatever it holds, about what 30
- * bodies cost to fetch and test: on a quiet organization, whose matches are few, fetching them all is cheaper.
+ * `wanted` of the deliveries in `older` (newest first, the walk `seen` before them) whose body, external id or
+ * event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body of
+ * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
+ * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
+ * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all), the indexes are asked
+ * slice by slice, newest first, for the bodies of the slice's time buckets only (inBucketsOf): SLICE_MARGIN
+ * times the deliveries predicted, or a window's worth while none has been found. Then, or at an id made before
+ * ids held their time, what is older goes in one statement from the organization's floor, which costs little
+ * then: a q that would not fill the page in that many buckets has few matches an hour, and so few in all. A
+ * bucket costs a GIN scan (~1 ms) whatever it holds, about what 30 bodies cost to fetch and test (1M deliveries):
+ * where matches are few, fetching them all is cheaper.
  */
-async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, newestAt: string, q: string, key: string, wanted: number, firstSlice: number | undefined): Promise<Row[]> {
+async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, seen: Seen): Promise<Row[]> {
   const found: Row[] = [];
   let rest = older;
-  let newest = Date.parse(newestAt);
-  let bucketsLeft = firstSlice ? MAX_SLICE_BUCKETS : 0;
-  for (let size = firstSlice ?? 0; bucketsLeft > 0; size *= SLICE_GROWTH) {
-    const since = new Date(newest - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
+  let { rows: seenRows, hits: seenHits } = seen;
+  const newestMs = Date.parse(seen.newestAt);
+  let edgeMs = Date.parse(seen.edgeAt);
+  let bucketsLeft = MAX_SLICE_BUCKETS;
+  for (;;) {
+    const missing = wanted - found.length;
+    const toFill = (missing * seenRows) / Math.max(1, seenHits);
+    const rowsPerBucket = (seenRows / Math.max(1, newestMs - edgeMs)) * BODY_INDEX_TIME_BUCKET.ms;
+    if ((SLICE_MARGIN * toFill) / rowsPerBucket > bucketsLeft) break;
+    const since = new Date(edgeMs - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
+    const size = seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window;
     const slice = await sliceOf(db, and(rest, sql`${deliveries.receivedAt} >= ${since}::timestamptz`)!, size);
     const buckets = slice && bucketsBetween(slice.low, slice.high, bucketsLeft);
     if (!slice || !buckets) break;
-    const inSlice = and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets }));
-    found.push(...(await page(db, inSlice, wanted - found.length)));
+    const matches = await page(db, and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets })), missing);
+    found.push(...matches);
     if (found.length === wanted) return found;
     rest = and(rest, before(slice.edge.cursorAt, slice.edge.id))!;
-    newest = Date.parse(slice.edge.cursorAt);
+    edgeMs = Date.parse(slice.edge.cursorAt);
+    seenRows += slice.rows;
+    seenHits += matches.length;
     bucketsLeft -= buckets.length;
   }
   // The one statement asks for every match of q in the organization (to keep those in `rest`): not when none is left.
