@@ -268,8 +268,9 @@ async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: strin
     seenHits += matches.length;
     bucketsLeft -= buckets.length;
   }
-  // The one statement asks for every match of q in the organization (to keep those in `rest`): not when none is left.
-  if (!(await nth(db, rest, 1))) return found;
+  // The one statement asks for every match of q in the organization (to keep those in `rest`): not when the slices
+  // left none.
+  if (rest !== older && !(await nth(db, rest, 1))) return found;
   found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));
   return found;
 }
