@@ -20,6 +20,8 @@ const NEARLY_FULL_STRETCHES = 3;
 const SHORT_Q_STRETCH_WINDOWS = 3;
 /** A slice holds this many times the deliveries the hits so far predict the rest of the page needs (see indexedMatches). */
 const SLICE_MARGIN = 2;
+/** No slice holds fewer deliveries: each costs two statements, and a smaller one spares only index entries (~1 µs each). */
+const MIN_SLICE_ROWS = 1_000;
 /** A search asks the body index for at most this many time buckets (one GIN scan each, ~30 h); then the rest in one statement. */
 const MAX_SLICE_BUCKETS = 64;
 
@@ -195,8 +197,7 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
   if (key) {
-    const newest = (await nth(db, where, 1))!;
-    const seen = { rows: walked, hits: hits.length, newestAt: newest.cursorAt, edgeAt: edge.cursorAt, window };
+    const seen = { rows: walked, hits: hits.length, edgeAt: edge.cursorAt, window };
     return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, limit - hits.length, seen))] };
   }
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
@@ -206,35 +207,40 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
 }
 
-interface Slice { edge: Edge; rows: number; low: string; high: string }
+interface Slice { edge: Edge; rows: number; low: string; high: string; spanMs: number; more: boolean }
 
 /**
- * The newest `size` deliveries that pass `where`: the last of them (where the next slice begins), how many
- * there are, and their least and greatest ids. An id's time is the app's clock when ingest made it and
- * received_at the database's at commit, so the bounds are read off the slice's own rows, never guessed from its times.
+ * The newest `size` deliveries that pass `where` received at `since` or later: the last of them (where the next
+ * slice begins), how many there are, their least and greatest ids, the time between their first and last, and
+ * whether `where` holds any older. An id's time is the app's clock when ingest made it and received_at the
+ * database's at commit, so the bounds are read off the slice's own rows, never guessed from its times.
  */
-async function sliceOf(db: DbOrTx, where: SQL, size: number): Promise<Slice | undefined> {
-  const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string }>(sql`
+async function sliceOf(db: DbOrTx, where: SQL, since: string, size: number): Promise<Slice | undefined> {
+  const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string; span_ms: number; more: boolean }>(sql`
     with slice as materialized (
-      select ${deliveries.id} as id, ${deliveries.receivedAt} as received_at from ${deliveries}
-      where ${where} order by ${sql.join(newestFirst, sql`, `)} limit ${size})
-    select count(*)::int as rows, min(id) as low, max(id) as high,
-           (select id from slice order by received_at, id limit 1) as edge_id,
-           (select to_char(min(received_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from slice) as edge_at
+      select ${deliveries.id} as slice_id, ${deliveries.receivedAt} as slice_at from ${deliveries}
+      where ${where} and ${deliveries.receivedAt} >= ${since}::timestamptz order by ${sql.join(newestFirst, sql`, `)} limit ${size}),
+    edge as (select slice_id as edge_id, slice_at as edge_at from slice order by slice_at, slice_id limit 1)
+    select count(*)::int as rows, min(slice_id) as low, max(slice_id) as high,
+           (select edge_id from edge) as edge_id,
+           (select to_char(edge_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from edge) as edge_at,
+           (extract(epoch from max(slice_at) - min(slice_at)) * 1000)::float8 as span_ms,
+           exists (select 1 from ${deliveries}, edge where ${where} and (${deliveries.receivedAt}, ${deliveries.id}) < (edge_at, edge_id)) as more
     from slice`);
   if (!row || !row.rows) return undefined;
-  return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, low: row.low, high: row.high };
+  return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, low: row.low, high: row.high, spanMs: row.span_ms, more: row.more };
 }
 
-/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, their times. */
-interface Seen { rows: number; hits: number; newestAt: string; edgeAt: string; window: number }
+/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, where the walk ended. */
+interface Seen { rows: number; hits: number; edgeAt: string; window: number }
 
 /**
  * `wanted` of the deliveries in `older` (newest first, the walk `seen` before them) whose body, external id or
  * event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body of
  * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
  * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
- * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all), the indexes are asked
+ * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all; a bucket holds what the
+ * slice read shows ~28 min holds), the indexes are asked
  * slice by slice, newest first, for the bodies of the slice's time buckets only (inBucketsOf): SLICE_MARGIN
  * times the deliveries predicted, or a window's worth while none has been found. Then, or at an id made before
  * ids held their time, what is older goes in one statement from the organization's floor, which costs little
@@ -246,31 +252,27 @@ async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: strin
   const found: Row[] = [];
   let rest = older;
   let { rows: seenRows, hits: seenHits } = seen;
-  const newestMs = Date.parse(seen.newestAt);
   let edgeMs = Date.parse(seen.edgeAt);
   let bucketsLeft = MAX_SLICE_BUCKETS;
-  for (;;) {
+  while (bucketsLeft > 0) {
     const missing = wanted - found.length;
     const toFill = (missing * seenRows) / Math.max(1, seenHits);
-    const rowsPerBucket = (seenRows / Math.max(1, newestMs - edgeMs)) * BODY_INDEX_TIME_BUCKET.ms;
-    if ((SLICE_MARGIN * toFill) / rowsPerBucket > bucketsLeft) break;
     const since = new Date(edgeMs - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
-    const size = seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window;
-    const slice = await sliceOf(db, and(rest, sql`${deliveries.receivedAt} >= ${since}::timestamptz`)!, size);
-    const buckets = slice && bucketsBetween(slice.low, slice.high, bucketsLeft);
-    if (!slice || !buckets) break;
+    const slice = await sliceOf(db, rest, since, Math.max(MIN_SLICE_ROWS, seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window));
+    if (!slice) break;
+    // The deliveries a bucket holds, at the slice's rate: past the buckets left, the rest goes in one statement.
+    const rowsPerBucket = (slice.rows / Math.max(1, slice.spanMs)) * BODY_INDEX_TIME_BUCKET.ms;
+    const buckets = (SLICE_MARGIN * toFill) / rowsPerBucket <= bucketsLeft ? bucketsBetween(slice.low, slice.high, bucketsLeft) : undefined;
+    if (!buckets) break;
     const matches = await page(db, and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets })), missing);
     found.push(...matches);
-    if (found.length === wanted) return found;
+    if (found.length === wanted || !slice.more) return found;
     rest = and(rest, before(slice.edge.cursorAt, slice.edge.id))!;
     edgeMs = Date.parse(slice.edge.cursorAt);
     seenRows += slice.rows;
     seenHits += matches.length;
     bucketsLeft -= buckets.length;
   }
-  // The one statement asks for every match of q in the organization (to keep those in `rest`): not when the slices
-  // left none.
-  if (rest !== older && !(await nth(db, rest, 1))) return found;
   found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));
   return found;
 }
