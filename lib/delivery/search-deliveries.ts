@@ -254,15 +254,19 @@ async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: strin
   let { rows: seenRows, hits: seenHits } = seen;
   let edgeMs = Date.parse(seen.edgeAt);
   let bucketsLeft = MAX_SLICE_BUCKETS;
+  // The deliveries a bucket holds, at the last slice's rate (none before the first): while the rest of the page
+  // is predicted past the buckets left, it goes in one statement, before another slice is read.
+  let rowsPerBucket: number | undefined;
+  const withinBuckets = (toFill: number) => rowsPerBucket === undefined || (SLICE_MARGIN * toFill) / rowsPerBucket <= bucketsLeft;
   while (bucketsLeft > 0) {
     const missing = wanted - found.length;
     const toFill = (missing * seenRows) / Math.max(1, seenHits);
+    if (!withinBuckets(toFill)) break;
     const since = new Date(edgeMs - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
     const slice = await sliceOf(db, rest, since, Math.max(MIN_SLICE_ROWS, seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window));
     if (!slice) break;
-    // The deliveries a bucket holds, at the slice's rate: past the buckets left, the rest goes in one statement.
-    const rowsPerBucket = (slice.rows / Math.max(1, slice.spanMs)) * BODY_INDEX_TIME_BUCKET.ms;
-    const buckets = (SLICE_MARGIN * toFill) / rowsPerBucket <= bucketsLeft ? bucketsBetween(slice.low, slice.high, bucketsLeft) : undefined;
+    rowsPerBucket = (slice.rows / Math.max(1, slice.spanMs)) * BODY_INDEX_TIME_BUCKET.ms;
+    const buckets = withinBuckets(toFill) ? bucketsBetween(slice.low, slice.high, bucketsLeft) : undefined;
     if (!buckets) break;
     const matches = await page(db, and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets })), missing);
     found.push(...matches);
