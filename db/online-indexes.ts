@@ -15,13 +15,12 @@ export interface OnlineIndex {
 }
 
 /**
- * How many characters of a delivery id the body's trigram index holds beside the trigrams: `dlv_g` and the first 7
- * of the 9 base-36 digits of its milliseconds (lib/ids.ts), ~1.3 s of receipts per key. No query asks for it
- * now: search by ranges of it was measured slower than q's trigrams alone (GIN collects a range's every entry
- * before ANDing; README, Performance). Left in the index rather than rebuilt (an hour on 10M deliveries) while
- * exact-match time buckets, which GIN ANDs by skipping, are tried.
+ * The time bucket of a delivery id the body's trigram index holds beside the trigrams: its first 10 characters,
+ * `dlv_g` (lib/ids.ts: a time-ordered id) and the first 5 of the 9 base-36 digits of its milliseconds, ~28 min
+ * of receipts per bucket. A search asks for a slice's buckets one by one, each an exact key that GIN ANDs with
+ * q's trigrams by skipping through them (lib/delivery/search-deliveries.ts, inBucketsOf).
  */
-export const BODY_INDEX_ID_PREFIX = 12;
+export const BODY_INDEX_TIME_BUCKET = { marker: "dlv_g", length: 10, ms: 36 ** 4 } as const;
 
 export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0021: the backlog by when it began waiting (a replay restarts the wait), for the oldest pending age;
@@ -41,15 +40,17 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0020: search q in bodies up to 64 KiB, once lib/delivery/index-bodies.ts has made them searchable
   // (ingest's statement makes no trigram entry). Takes over from 0019's delivery_payloads_body_trgm_idx, which
   // took every body at ingest. See db/migrations/0004_search_trigram_and_counter_triggers.sql for why encode(body, 'escape').
-  // Migration 0031: the same, with the time part of the delivery id in front (btree_gin), so that a search can ask
-  // for q's bodies in a stretch of time: PostgreSQL ANDs the two in the index, and fetches only those. Takes over
-  // from 0020's delivery_payloads_body_searchable_trgm_idx, which could only hand over every body holding q (a
-  // word in 0.2 % of 10 million bodies: 12,000 to fetch for a page of 50). Not `delivery_id` itself: the floor
-  // every query of delivery_payloads names (delivery_id >= floor) would then be an index condition too, a scan of
-  // every key from the floor on.
+  // Migration 0031 (btree_gin): the same, with the time bucket of the delivery id in front, so that a search can
+  // ask for q's bodies in a slice of time: PostgreSQL ANDs the two in the index, and fetches only those. 0020's
+  // delivery_payloads_body_searchable_trgm_idx could only hand over every body holding q (a word in 0.2 % of 10
+  // million bodies: 12,000 to fetch for a page of 50). 0031's delivery_payloads_body_by_time_trgm_idx held
+  // ~1.3 s buckets (12 characters), which a slice could only ask for as a range, and GIN collects a range's
+  // every entry, every organization's, before ANDing it (slower than the trigrams alone; README, Performance).
+  // Not `delivery_id` itself: the floor every query of delivery_payloads names (delivery_id >= floor) would then
+  // be an index condition too, a scan of every key from the floor on.
   {
-    name: "delivery_payloads_body_by_time_trgm_idx",
-    on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_ID_PREFIX}), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
-    replaces: ["delivery_payloads_body_searchable_trgm_idx", "delivery_payloads_body_trgm_idx"],
+    name: "delivery_payloads_body_by_bucket_trgm_idx",
+    on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_TIME_BUCKET.length}), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
+    replaces: ["delivery_payloads_body_by_time_trgm_idx", "delivery_payloads_body_searchable_trgm_idx", "delivery_payloads_body_trgm_idx"],
   },
 ];

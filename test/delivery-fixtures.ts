@@ -9,7 +9,7 @@ import { deliveries, deliveryPayloads } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
-import { newId } from "@/lib/ids";
+import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import type { ClaimedAttempt } from "@/lib/delivery/engine/claimed-attempt";
 import { finishAttempt } from "@/lib/delivery/engine/finish-attempt";
 import { deliverySettings } from "@/lib/delivery/engine/settings";
@@ -161,18 +161,25 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
 
 /**
  * An organization's settled history, in SQL (fast enough for tens of thousands): `count` deliveries of an
- * endpoint that need not exist, the n-th received n seconds ago, id `dlv_<idPrefix><n padded>`, each
- * with a searchable ~1 KB body that holds `word` when n is a multiple of 100. One statement per 25,000,
- * each well inside the pool's statement timeout on a busy machine.
+ * endpoint that need not exist, the n-th received n seconds ago, id `dlv_<idPrefix><n padded>` (or, with
+ * `timeOrdered`, an id made at that time, as lib/ids.ts makes them), each with a searchable ~1 KB body that
+ * holds `word` when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
+ * timeout on a busy machine.
  */
-export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string }): Promise<void> {
-  const { organizationId, idPrefix, count, word = "" } = input;
+export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string; timeOrdered?: boolean }): Promise<void> {
+  const { organizationId, idPrefix, count, word = "", timeOrdered = false } = input;
+  const now = Date.now();
   for (let from = 1; from <= count; from += 25_000) {
+    const to = Math.min(count, from + 24_999);
+    const ids = timeOrdered
+      ? Array.from({ length: to - from + 1 }, (_, k) => timeOrderedIdFloor("dlv", now - (from + k) * 1000) + newId("dlv").slice(-15))
+      : null;
     await getSql()`
       with src as materialized (
-        select 'dlv_' || ${idPrefix} || lpad(g::text, ${25 - idPrefix.length}::int, '0') as id, now() - g * interval '1 second' as received_at,
+        select coalesce((${ids}::text[])[g - ${from}::int + 1], 'dlv_' || ${idPrefix} || lpad(g::text, ${25 - idPrefix.length}::int, '0')) as id,
+               to_timestamp(${now}::bigint / 1000.0) - g * interval '1 second' as received_at,
                convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
-        from generate_series(${from}::int, ${Math.min(count, from + 24_999)}::int) g)
+        from generate_series(${from}::int, ${to}::int) g)
       , stored as (
         insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
         select id, ${organizationId}, 'ep_' || ${idPrefix}, id, 'delivered', octet_length(body), received_at, received_at from src)

@@ -35,10 +35,10 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
 
 /**
  * db/online-indexes.ts as releases before migration 0031 had it: the body's trigram index without the id's time
- * (0031's delivery_payloads_body_by_time_trgm_idx needs 0031's btree_gin).
+ * (0031's delivery_payloads_body_by_bucket_trgm_idx needs 0031's btree_gin).
  */
 export function onlineIndexesBefore0031(current: readonly OnlineIndex[]): OnlineIndex[] {
-  return current.map((index) => index.name === "delivery_payloads_body_by_time_trgm_idx"
+  return current.map((index) => index.name === "delivery_payloads_body_by_bucket_trgm_idx"
     ? {
       name: "delivery_payloads_body_searchable_trgm_idx",
       on: `"delivery_payloads" using gin (encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,

@@ -138,8 +138,8 @@ async function prepare(adminUrl: string, name: string, last: number) {
 /** Variants of the "after" schema, to see what each part costs (cloned from it, then changed by `sql`). */
 const VARIANTS = (process.env.BENCH_VARIANTS ?? "").split(",").filter(Boolean);
 const VARIANT_SQL: Record<string, string> = {
-  "no body trigram index": "drop index delivery_payloads_body_by_time_trgm_idx",
-  "no trigram indexes": "drop index delivery_payloads_body_by_time_trgm_idx; drop index deliveries_event_type_trgm_idx",
+  "no body trigram index": "drop index delivery_payloads_body_by_bucket_trgm_idx",
+  "no trigram indexes": "drop index delivery_payloads_body_by_bucket_trgm_idx; drop index deliveries_event_type_trgm_idx",
   "no counter triggers": "drop trigger deliveries_count_inserted on deliveries; drop trigger deliveries_count_outcome on deliveries",
 };
 async function main() {

@@ -3,7 +3,7 @@
 //   realistic (the default)  a Stripe-like event of ~1.15 KB whose ids, email, names and amounts change
 //                            with every request, so it carries as many distinct trigrams as a real
 //                            webhook does (several hundred). The product's pg_trgm GIN index on stored
-//                            bodies (delivery_payloads_body_by_time_trgm_idx) pays per distinct trigram: this
+//                            bodies (delivery_payloads_body_by_bucket_trgm_idx) pays per distinct trigram: this
 //                            is the body that shows that cost.
 //   padded                   the body the benches sent before: {type, id, pad: 900 × "x"} (~0.95 KB,
 //                            almost no distinct trigrams: it hides the index's cost; for comparing

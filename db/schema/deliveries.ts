@@ -158,8 +158,8 @@ export const deliveryPayloads = pgTable(
      */
     searchable: boolean().notNull().default(false),
   },
-  // Search `q` in bodies (lib/delivery/search-deliveries.ts): delivery_payloads_body_by_time_trgm_idx, a GIN
-  // index on the time part of delivery_id (btree_gin) and the trigrams of encode(body, 'escape') of the
+  // Search `q` in bodies (lib/delivery/search-deliveries.ts): delivery_payloads_body_by_bucket_trgm_idx, a GIN
+  // index on the time bucket of delivery_id (btree_gin) and the trigrams of encode(body, 'escape') of the
   // searchable bodies up to 64 KiB, and
   // delivery_payloads_unsearchable_idx (organization_id) where not searchable, for the ones not in it yet; both
   // built online (db/online-indexes.ts; not declared here: drizzle-kit cannot write the operator class on an

@@ -8,7 +8,7 @@ const summaryColumns = getTableColumns(deliveries);
 const cursorAt = sql<string>`to_char(${deliveries.receivedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 // Newest first. NULLS LAST (the columns are NOT NULL, so the order is the same) is how the indexes are
 // built (drizzle's .desc()); a plain `desc` means NULLS FIRST and could not walk them.
-const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
+export const newestFirst = [sql`${deliveries.receivedAt} desc nulls last`, sql`${deliveries.id} desc nulls last`];
 
 /** Deliveries after (older than) the one received at `at` (cursor text) with id `id`. */
 export const before = (at: string, id: string) => sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${at}::timestamptz, ${id})`;

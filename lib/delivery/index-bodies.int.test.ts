@@ -36,7 +36,7 @@ beforeAll(async () => {
 async function trigramEntriesPending(): Promise<number> {
   const [row] = await getSql()<{ n: string }[]>`
     select coalesce(sum((gin_metapage_info(get_raw_page(relid::text, 0))).n_pending_tuples), 0)::text as n
-    from pg_partition_tree('delivery_payloads_body_by_time_trgm_idx') where isleaf`;
+    from pg_partition_tree('delivery_payloads_body_by_bucket_trgm_idx') where isleaf`;
   return Number(row!.n);
 }
 

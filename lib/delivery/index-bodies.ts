@@ -1,4 +1,4 @@
-// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_by_time_trgm_idx)
+// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_by_bucket_trgm_idx)
 // by setting delivery_payloads.searchable. Ingest stores every payload unsearchable, so that its statement, shared
 // by every organization's requests arriving together, makes no trigram entry: a ~1 KB real JSON body has several
 // hundred distinct trigrams (~0.3 ms of database CPU), a 64 KiB high-entropy one ~20 ms. Here the organizations

@@ -15,18 +15,26 @@ useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 
 let searcher: Awaited<ReturnType<typeof createOrganizationFixture>>;
+let deep: Awaited<ReturnType<typeof createOrganizationFixture>>;
 const OLD_WITH_QZ = `dlv_s${"2999".padStart(24, "0")}`;
 
-/** A search in its own transaction, with the sequential scans of delivery_payloads it made. */
-async function searchCountingScans(q: string, limit: number) {
-  const ctx = createCtx(searcher.organizationId, { type: "system" }, getDb());
+/**
+ * A search in its own transaction, with the sequential scans of delivery_payloads it made and the payload rows it
+ * fetched through an index (each fetched body is tested, wanted or not).
+ */
+async function searchCountingScans(q: string, limit: number, organizationId = searcher.organizationId) {
+  const ctx = createCtx(organizationId, { type: "system" }, getDb());
   return withTransaction(ctx, async (tx) => {
+    // This transaction's own counts, not yet flushed to pg_stat_user_tables (with what this backend counted before
+    // and has not flushed yet: hence the difference). Of delivery_payloads' partitions (the parent's own count
+    // stays 0); an empty one's scan reads no row and is not counted.
+    const counts = async () => (await tx.db.execute<{ seq_scan: string; fetched: string }>(
+      `select count(*) filter (where seq_tup_read > 0) as seq_scan, coalesce(sum(idx_tup_fetch), 0) as fetched
+       from pg_stat_xact_user_tables where relid in ${leavesOf("delivery_payloads")}`))[0]!;
+    const before = await counts();
     const page = await listDeliveries({ ctx: tx, input: { q, limit } });
-    // This transaction's own counts, not yet flushed to pg_stat_user_tables.
-    // Of delivery_payloads' partitions (the parent's own count stays 0); an empty one's scan reads no row and is not counted.
-    const [row] = await tx.db.execute<{ seq_scan: string }>(
-      `select count(*) filter (where seq_tup_read > 0) as seq_scan from pg_stat_xact_user_tables where relid in ${leavesOf("delivery_payloads")}`);
-    return { page, seqScans: Number(row!.seq_scan) };
+    const after = await counts();
+    return { page, seqScans: Number(after.seq_scan), fetched: Number(after.fetched) - Number(before.fetched) };
   });
 }
 
@@ -37,6 +45,8 @@ beforeAll(async () => {
   // The searcher's bodies hold the word in 1 of 100, the neighbour's never.
   await seedDeliveryHistory({ organizationId: searcher.organizationId, idPrefix: "s", count: 3000, word: "needle" });
   await seedDeliveryHistory({ organizationId: neighbour.organizationId, idPrefix: "n", count: 20000 });
+  deep = await createOrganizationFixture("Deep");
+  await seedDeliveryHistory({ organizationId: deep.organizationId, idPrefix: "d", count: 40000, word: "thimble", timeOrdered: true });
   // Two letters, in one of the searcher's oldest bodies only: too short for a trigram index.
   await sql`update delivery_payloads set body = body || convert_to(' qz', 'UTF8') where delivery_id = ${OLD_WITH_QZ}`;
   await sql`analyze deliveries`;
@@ -75,6 +85,50 @@ it("walks a bounded stretch a page for such a q: an empty page that says where t
     // 3,000 deliveries: the probe's 3 and 90 a page, so ~33 pages, every one but the match's empty.
     expect(pages.length).toBeGreaterThanOrEqual(25);
     expect(pages.filter((n) => n > 0)).toEqual([1]);
+  } finally {
+    delete process.env.INBOX_SEARCH_WINDOW;
+  }
+});
+
+it("asks the body index for the time buckets of the deliveries its hits say hold the page, not for every older match", async () => {
+  // 400 of the 40,000 bodies (one a second, ~11 hours: 24 buckets of ~28 min) hold the word, 1 in 100. A walk of
+  // 100 finds 1, too few to walk the window on for 19 more, so the indexes answer: for the buckets of the next
+  // ~3,800 deliveries (SLICE_MARGIN), 3 or 4 of them, not for all 399 older matches, each fetched and tested.
+  process.env.INBOX_SEARCH_WINDOW = "1000";
+  try {
+    const { page, fetched } = await searchCountingScans("thimble", 20, deep.organizationId);
+    const sql = getSql();
+    const newest = await sql<{ id: string }[]>`
+      select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
+      where d.organization_id = ${deep.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
+      order by d.received_at desc, d.id desc`;
+    expect(newest).toHaveLength(400);
+    expect(page.data.map((d) => d.id)).toEqual(newest.slice(0, 20).map((row) => row.id));
+    // The walk fetched its 100 bodies by primary key; the buckets' matches (~20 a bucket) a few dozen more.
+    expect(fetched).toBeGreaterThan(100);
+    expect(fetched).toBeLessThan(200);
+  } finally {
+    delete process.env.INBOX_SEARCH_WINDOW;
+  }
+});
+
+it("pages through every match in order, slice after slice, to the oldest", async () => {
+  process.env.INBOX_SEARCH_WINDOW = "1000";
+  try {
+    const want = (await getSql()<{ id: string }[]>`
+      select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
+      where d.organization_id = ${deep.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
+      order by d.received_at desc, d.id desc`).map((row) => row.id);
+    const ctx = createCtx(deep.organizationId, { type: "system" }, getDb());
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 20; pages++) {
+      const page: Awaited<ReturnType<typeof listDeliveries>> = await listDeliveries({ ctx, input: { q: "thimble", limit: 70, cursor } });
+      ids.push(...page.data.map((d) => d.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(ids).toEqual(want);
   } finally {
     delete process.env.INBOX_SEARCH_WINDOW;
   }

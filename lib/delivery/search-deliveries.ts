@@ -1,11 +1,13 @@
 // Search q among an organization's deliveries, newest first (listDeliveries' `q`): what matches, and how it is
 // found at a cost bounded both for words in many bodies and for words in few.
 import { and, sql, type SQL } from "drizzle-orm";
+import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
-import { before, type Edge, notBefore, nth, page, type Row } from "./deliveries-page";
+import { weekStartOf } from "@/lib/storage/batch-id-range";
+import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
 
-/** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_time_trgm_idx, db/online-indexes.ts). */
+/** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_bucket_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
 /** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
@@ -16,6 +18,12 @@ const NEARLY_FULL_STRETCHES = 3;
 /** A q with no trigram walks at most this many windows a page past the window (see searchDeliveries). */
 // 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
+/** A slice holds this many times the deliveries the hits so far predict the rest of the page needs (see indexedMatches). */
+const SLICE_MARGIN = 2;
+/** No slice holds fewer deliveries: each costs two statements, and a smaller one spares only index entries (~1 µs each). */
+const MIN_SLICE_ROWS = 1_000;
+/** A search asks the body index for at most this many time buckets (one GIN scan each, ~30 h); then the rest in one statement. */
+const MAX_SLICE_BUCKETS = 64;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -73,22 +81,60 @@ function searchWhere(q: string, idFloor: string): SQL {
  * their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.
  */
-function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string): SQL {
+function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string, slice?: SliceIds): SQL {
   const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
+  const holding = (where: SQL) => sql`select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
+    where ${deliveryPayloads.organizationId} = ${organizationId} and ${where}
+      and ${deliveryPayloads.searchable} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
+      and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}`;
+  const searchable = slice
+    ? sql.join(inBucketsOf(slice, idFloor).map(holding), sql` union all `)
+    : holding(sql`${deliveryPayloads.deliveryId} >= ${idFloor}`);
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
     or ${deliveries.id} = any(array(
-         select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
-         where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor}
-           and ${deliveryPayloads.searchable} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
-           and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}
+         ${searchable}
          union all
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
          where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor} and not ${deliveryPayloads.searchable}
            and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyContains(q, payloadBody)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
         and ${ownBodyContains(q, idFloor)}))`;
+}
+
+/** The ids of a slice of deliveries: their least and greatest, and the time buckets between (bucketsBetween). */
+type SliceIds = { low: string; high: string; buckets: string[] };
+
+const bucketOf = (id: SQL) => sql`left(${id}, ${sql.raw(String(BODY_INDEX_TIME_BUCKET.length))})`;
+
+/**
+ * The slice's time buckets, each as the condition of its own statement (UNION ALL), so that the body's trigram
+ * index is asked for the bucket's key and q's trigrams at once (a GIN scan that skips through the trigrams'
+ * entries to the bucket's few). ORed in one statement, PostgreSQL takes the trigrams out of the OR and may scan
+ * them alone, fetching every match of q to filter by bucket (it did, on a small table). Each names the weeks
+ * from the slice's least id's to its greatest's only: a bucket's key is in one week's index.
+ */
+function inBucketsOf(slice: SliceIds, idFloor: string): SQL[] {
+  const week = weekStartOf(slice.low);
+  const id = sql`${deliveryPayloads.deliveryId}`;
+  const weeks = sql`${id} >= ${week > idFloor ? week : idFloor} and ${id} <= ${slice.high}`;
+  return slice.buckets.map((value) => sql`${weeks} and ${bucketOf(id)} = ${value}`);
+}
+
+/**
+ * Every time bucket (BODY_INDEX_TIME_BUCKET) from the one of `low` to the one of `high`, when both are
+ * time-ordered ids and there are at most `most`; none otherwise (an id made before ids held their
+ * time says nothing of its bucket).
+ */
+export function bucketsBetween(low: string, high: string, most: number): string[] | undefined {
+  const { marker, length } = BODY_INDEX_TIME_BUCKET;
+  if (!low.startsWith(marker) || !high.startsWith(marker)) return undefined;
+  const digits = length - marker.length;
+  const first = parseInt(low.slice(marker.length, length), 36);
+  const last = parseInt(high.slice(marker.length, length), 36);
+  if (!(last >= first) || last - first >= most) return undefined;
+  return Array.from({ length: last - first + 1 }, (_, i) => marker + (first + i).toString(36).padStart(digits, "0"));
 }
 
 /**
@@ -124,6 +170,7 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   const hits = await page(db, and(where, probeEdge && notBefore(probeEdge), searchWhere(q, idFloor)), limit);
   if (hits.length === limit || !probeEdge) return { rows: hits };
   let edge = probeEdge;
+  let walked = probe;
   const rowsToFill = hits.length ? ((limit - hits.length) / hits.length) * probe : Infinity;
   if (window > probe && rowsToFill <= window - probe) {
     const windowEdge = await nth(db, where, window);
@@ -131,7 +178,7 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
     hits.push(...(await page(db, and(where, older, windowEdge && notBefore(windowEdge), searchWhere(q, idFloor)), limit - hits.length)));
     if (hits.length === limit || !windowEdge) return { rows: hits };
     edge = windowEdge;
-    let walked = window;
+    walked = window;
     // Nearly full: the last few hits are most likely just past the window, and walking on to them tests fewer
     // bodies than the index hands over, which is every older match in the organization (a ~0.5 % word on 10M
     // deliveries: 31,846 matches fetched and sorted, 9 s, for the page's last row). So it walks on in stretches
@@ -149,10 +196,87 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   }
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
-  if (key) return { rows: [...hits, ...(await page(db, and(older, indexedSearchWhere(organizationId, idFloor, q, key)), limit - hits.length))] };
+  if (key) {
+    const seen = { rows: walked, hits: hits.length, edgeAt: edge.cursorAt, window };
+    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, limit - hits.length, seen))] };
+  }
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
   // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
   const stretchEdge = await nth(db, older, SHORT_Q_STRETCH_WINDOWS * window);
   hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q, idFloor)), limit - hits.length)));
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
+}
+
+interface Slice { edge: Edge; rows: number; low: string; high: string; spanMs: number; more: boolean }
+
+/**
+ * The newest `size` deliveries that pass `where` received at `since` or later: the last of them (where the next
+ * slice begins), how many there are, their least and greatest ids, the time between their first and last, and
+ * whether `where` holds any older. An id's time is the app's clock when ingest made it and received_at the
+ * database's at commit, so the bounds are read off the slice's own rows, never guessed from its times.
+ */
+async function sliceOf(db: DbOrTx, where: SQL, since: string, size: number): Promise<Slice | undefined> {
+  const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string; span_ms: number; more: boolean }>(sql`
+    with slice as materialized (
+      select ${deliveries.id} as slice_id, ${deliveries.receivedAt} as slice_at from ${deliveries}
+      where ${where} and ${deliveries.receivedAt} >= ${since}::timestamptz order by ${sql.join(newestFirst, sql`, `)} limit ${size}),
+    edge as (select slice_id as edge_id, slice_at as edge_at from slice order by slice_at, slice_id limit 1)
+    select count(*)::int as rows, min(slice_id) as low, max(slice_id) as high,
+           (select edge_id from edge) as edge_id,
+           (select to_char(edge_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from edge) as edge_at,
+           (extract(epoch from max(slice_at) - min(slice_at)) * 1000)::float8 as span_ms,
+           exists (select 1 from ${deliveries}, edge where ${where} and (${deliveries.receivedAt}, ${deliveries.id}) < (edge_at, edge_id)) as more
+    from slice`);
+  if (!row || !row.rows) return undefined;
+  return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, low: row.low, high: row.high, spanMs: row.span_ms, more: row.more };
+}
+
+/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, where the walk ended. */
+interface Seen { rows: number; hits: number; edgeAt: string; window: number }
+
+/**
+ * `wanted` of the deliveries in `older` (newest first, the walk `seen` before them) whose body, external id or
+ * event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body of
+ * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
+ * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
+ * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all; a bucket holds what the
+ * slice read shows ~28 min holds), the indexes are asked
+ * slice by slice, newest first, for the bodies of the slice's time buckets only (inBucketsOf): SLICE_MARGIN
+ * times the deliveries predicted, or a window's worth while none has been found. Then, or at an id made before
+ * ids held their time, what is older goes in one statement from the organization's floor, which costs little
+ * then: a q that would not fill the page in that many buckets has few matches an hour, and so few in all. A
+ * bucket costs a GIN scan (~1 ms) whatever it holds, about what 30 bodies cost to fetch and test (1M deliveries):
+ * where matches are few, fetching them all is cheaper.
+ */
+async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, seen: Seen): Promise<Row[]> {
+  const found: Row[] = [];
+  let rest = older;
+  let { rows: seenRows, hits: seenHits } = seen;
+  let edgeMs = Date.parse(seen.edgeAt);
+  let bucketsLeft = MAX_SLICE_BUCKETS;
+  // The deliveries a bucket holds, at the last slice's rate (none before the first): while the rest of the page
+  // is predicted past the buckets left, it goes in one statement, before another slice is read.
+  let rowsPerBucket: number | undefined;
+  const withinBuckets = (toFill: number) => rowsPerBucket === undefined || (SLICE_MARGIN * toFill) / rowsPerBucket <= bucketsLeft;
+  while (bucketsLeft > 0) {
+    const missing = wanted - found.length;
+    const toFill = (missing * seenRows) / Math.max(1, seenHits);
+    if (!withinBuckets(toFill)) break;
+    const since = new Date(edgeMs - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
+    const slice = await sliceOf(db, rest, since, Math.max(MIN_SLICE_ROWS, seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window));
+    if (!slice) break;
+    rowsPerBucket = (slice.rows / Math.max(1, slice.spanMs)) * BODY_INDEX_TIME_BUCKET.ms;
+    const buckets = withinBuckets(toFill) ? bucketsBetween(slice.low, slice.high, bucketsLeft) : undefined;
+    if (!buckets) break;
+    const matches = await page(db, and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets })), missing);
+    found.push(...matches);
+    if (found.length === wanted || !slice.more) return found;
+    rest = and(rest, before(slice.edge.cursorAt, slice.edge.id))!;
+    edgeMs = Date.parse(slice.edge.cursorAt);
+    seenRows += slice.rows;
+    seenHits += matches.length;
+    bucketsLeft -= buckets.length;
+  }
+  found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));
+  return found;
 }

@@ -119,8 +119,8 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
       expect(columns).toHaveLength(0);
       const indexes = await sql<{ relname: string; valid: boolean }[]>`
         select c.relname, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
-        where c.relname in ('deliveries_body_trgm_idx', 'delivery_payloads_body_trgm_idx', 'delivery_payloads_body_searchable_trgm_idx', 'delivery_payloads_body_by_time_trgm_idx')`;
-      expect(indexes.map((row) => ({ ...row }))).toEqual([{ relname: "delivery_payloads_body_by_time_trgm_idx", valid: true }]);
+        where c.relname in ('deliveries_body_trgm_idx', 'delivery_payloads_body_trgm_idx', 'delivery_payloads_body_searchable_trgm_idx', 'delivery_payloads_body_by_time_trgm_idx', 'delivery_payloads_body_by_bucket_trgm_idx')`;
+      expect(indexes.map((row) => ({ ...row }))).toEqual([{ relname: "delivery_payloads_body_by_bucket_trgm_idx", valid: true }]);
 
       // It works: the waiting deliveries are claimed and sent with their own bytes and headers.
       worker = await startTestWorker({ deliver: deliverTask });
