@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketsBetween } from "@/lib/delivery/search-deliveries";
+import { bucketsBetween, weeksOfBucket } from "@/lib/delivery/search-deliveries";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 
@@ -27,5 +27,25 @@ describe("bucketsBetween: the body index's time buckets a slice of ids spans", (
     expect(bucketsBetween(`dlv_${"7".repeat(25)}`, idAt(now), 64)).toBeUndefined();
     expect(bucketsBetween(idAt(now - 63 * BUCKET_MS), idAt(now), 64)?.length).toBeGreaterThanOrEqual(63);
     expect(bucketsBetween(idAt(now - 64 * BUCKET_MS), idAt(now), 64)).toBeUndefined();
+  });
+});
+
+describe("weeksOfBucket: the id range a bucket is asked for in, whole weeks", () => {
+  const monday = Date.UTC(2026, 10, 30); // Monday 30 November 2026, 00:00 UTC
+  const week = 7 * 86_400_000;
+
+  it("the week holding a bucket", () => {
+    const bucket = idAt(monday + 3 * 86_400_000).slice(0, 10);
+    expect(weeksOfBucket(bucket)).toEqual({ from: timeOrderedIdFloor("dlv", monday), to: timeOrderedIdFloor("dlv", monday + week) });
+  });
+
+  it("both weeks for a bucket across a Monday, so that its ids on either side are found", () => {
+    const across = idAt(monday - 1).slice(0, 10);
+    expect(idAt(monday + 1).slice(0, 10)).toBe(across); // 00:00 is not a bucket's edge
+    const { from, to } = weeksOfBucket(across);
+    for (const id of [idAt(monday - 1), idAt(monday + 1)]) {
+      expect(id >= from && id < to).toBe(true);
+    }
+    expect(from).toBe(timeOrderedIdFloor("dlv", monday - week));
   });
 });
