@@ -229,7 +229,9 @@ interface Slice { edge: Edge; rows: number; low: string; high: string; spanMs: n
  * slice begins), how many there are, their least and greatest ids, the time between their first and last, and
  * whether `where` holds any older: the list index's next entry, asked for in order (as an EXISTS, whose order
  * PostgreSQL drops, it scanned the partition, the other organizations' rows before this one's first: 4,100 in
- * search-cost's test, a whole week's on a big database). An id's
+ * search-cost's test, a whole week's on a big database). The slice's edge comes before `where`, whose own bound
+ * is newer: of two row comparisons on a column, the btree scan starts at the first (the other way, it walked back
+ * over the slice's entries: 216 pages, 1.6 ms on 1M; 10 pages now). An id's
  * time is the app's clock when ingest made it and received_at the database's at commit, so the bounds are read
  * off the slice's own rows, never guessed from its times.
  */
@@ -243,8 +245,8 @@ async function sliceOf(db: DbOrTx, where: SQL, since: string, size: number): Pro
            (select edge_id from edge) as edge_id,
            (select to_char(edge_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from edge) as edge_at,
            (extract(epoch from max(slice_at) - min(slice_at)) * 1000)::float8 as span_ms,
-           coalesce((select true from ${deliveries} where ${where}
-             and (${deliveries.receivedAt}, ${deliveries.id}) < ((select edge_at from edge), (select edge_id from edge))
+           coalesce((select true from ${deliveries}
+             where (${deliveries.receivedAt}, ${deliveries.id}) < ((select edge_at from edge), (select edge_id from edge)) and ${where}
              order by ${sql.join(newestFirst, sql`, `)} limit 1), false) as more
     from slice`);
   if (!row || !row.rows) return undefined;
