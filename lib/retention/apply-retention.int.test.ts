@@ -25,7 +25,11 @@ interface Seed {
   count?: number;
   attempts?: number;
   parked?: boolean;
-  /** A live claim (an attempt in flight), as a bury leaves it. */
+  /**
+   * A live claim (an attempt in flight), as a bury leaves it: its lease outlasts the file's run, or the delivery
+   * would become the sweep's to remove partway through it (with a minute, a slow run's later tests counted one
+   * more organization with expired records).
+   */
   claimed?: boolean;
 }
 
@@ -46,7 +50,7 @@ async function seed(org: { ctx: Ctx; endpointId: string }, s: Seed): Promise<str
       ${s.status}, 2, now() - ${s.changed}::interval - interval '1 minute', now() - ${s.changed}::interval,
       ${s.attempts ?? 0},
       case when ${s.status === "delivering" || Boolean(s.claimed)} then '4242' end,
-      case when ${s.status === "delivering" || Boolean(s.claimed)} then now() + interval '1 minute' end,
+      case when ${s.status === "delivering" || Boolean(s.claimed)} then now() + interval '1 hour' end,
       case when ${Boolean(s.parked)} then now() - ${s.changed}::interval end
     from generate_series(1, ${s.count ?? 1}) n
     returning id, organization_id
