@@ -178,13 +178,13 @@ interface Slice { edge: Edge; rows: number; low: string; high: string; spanMs: n
 /**
  * The newest `size` deliveries that pass `where` received at `since` or later: the last of them (where the next
  * slice begins), how many there are, their least and greatest ids, the time between their first and last, and
- * whether `where` holds any older: the list index's next entry, asked for in order (as an EXISTS, whose order
- * PostgreSQL drops, it scanned the partition, the other organizations' rows before this one's first: 4,100 in
- * search-cost's test, a whole week's on a big database). The slice's edge comes before `where`, whose own bound
- * is newer: of two row comparisons on a column, the btree scan starts at the first (the other way, it walked back
- * over the slice's entries: 216 pages, 1.6 ms on 1M; 10 pages now). An id's
- * time is the app's clock when ingest made it and received_at the database's at commit, so the bounds are read
- * off the slice's own rows, never guessed from its times.
+ * whether `where` holds any older. An id's time is the app's clock when ingest made it and received_at the
+ * database's at commit, so the bounds are read off the slice's own rows, never guessed from its times.
+ * "Any older" is the list index's next entry, asked for in order: as an EXISTS, whose order PostgreSQL drops,
+ * it scanned the partition, the other organizations' rows before this one's first (4,100 in search-cost's
+ * test; a whole week's on a big database). The slice's edge comes before `where`, whose own bound is newer: of
+ * two row comparisons on a column, the btree scan starts at the first (the other way round, it walked back over
+ * the slice's entries: 216 pages, 1.6 ms on 1M; 10 pages now).
  */
 async function sliceOf(db: DbOrTx, where: SQL, since: string, size: number): Promise<Slice | undefined> {
   const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string; span_ms: number; more: boolean }>(sql`
@@ -213,8 +213,8 @@ interface Seen { rows: number; hits: number; edgeAt: string; window: number }
  * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
  * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
  * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all; a bucket holds what the
- * slice read shows ~28 min holds), the indexes are asked
- * slice by slice, newest first, for the bodies of the slice's time buckets only (inBucketsOf): SLICE_MARGIN
+ * slice read shows ~28 min holds), the indexes are asked slice by slice, newest first, for the bodies of the
+ * slice's time buckets only (inBucketsOf): SLICE_MARGIN
  * times the deliveries predicted, or a window's worth while none has been found. Then, or at an id made before
  * ids held their time, what is older goes in one statement from the organization's floor, which costs little
  * then: a q that would not fill the page in that many buckets has few matches an hour, and so few in all. A
