@@ -161,9 +161,9 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
 
 /**
  * An organization's settled history, in SQL (fast enough for tens of thousands): `count` deliveries of an
- * endpoint that need not exist, the n-th received n seconds before `endingAt` (ms; default now), id `dlv_<idPrefix><n padded>` (or, with
- * `timeOrdered`, an id made at that time, as lib/ids.ts makes them), each with a searchable ~1 KB body that
- * holds `word` when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
+ * endpoint that need not exist, the n-th received n seconds before `endingAt` (ms; default now), id
+ * `dlv_<idPrefix><n padded>` (or, with `timeOrdered`, an id made at that time, as lib/ids.ts makes them), each
+ * with a searchable ~1 KB body that holds `word` when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
  * timeout on a busy machine.
  */
 export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string; timeOrdered?: boolean; endingAt?: number }): Promise<void> {

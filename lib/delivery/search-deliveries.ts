@@ -214,12 +214,11 @@ interface Seen { rows: number; hits: number; edgeAt: string; window: number }
  * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
  * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all; a bucket holds what the
  * slice read shows ~28 min holds), the indexes are asked slice by slice, newest first, for the bodies of the
- * slice's time buckets only (inBucketsOf): SLICE_MARGIN
- * times the deliveries predicted, or a window's worth while none has been found. Then, or at an id made before
- * ids held their time, what is older goes in one statement from the organization's floor, which costs little
- * then: a q that would not fill the page in that many buckets has few matches an hour, and so few in all. A
- * bucket costs a GIN scan (~1 ms) whatever it holds, about what 30 bodies cost to fetch and test (1M deliveries):
- * where matches are few, fetching them all is cheaper.
+ * slice's time buckets only (inBucketsOf): SLICE_MARGIN times the deliveries predicted, or a window's worth
+ * while none has been found. Then, or at an id made before ids held their time, what is older goes in one
+ * statement from the organization's floor, which costs little then: a q that would not fill the page in that
+ * many buckets has few matches an hour, and so few in all. A bucket costs a GIN scan (~1 ms) whatever it holds,
+ * about what 30 bodies cost to fetch and test (1M deliveries): where matches are few, fetching them all is cheaper.
  */
 async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, seen: Seen): Promise<Row[]> {
   const found: Row[] = [];
