@@ -175,6 +175,13 @@ async function main() {
           union all
           select endpoint_id, organization_id, status, attempt_count, count(*) from deliveries
           where status in ('delivered', 'dead') group by 1, 2, 3, 4`);
+        // The per-minute counts the roll-up keeps (25 hours): the overview's receipts and the stats' last hour.
+        await loaders[0]!.unsafe(`insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
+          select endpoint_id, 'received', date_trunc('minute', received_at), count(*) from deliveries
+          where received_at > now() - interval '25 hours' group by 1, 3
+          union all
+          select endpoint_id, 'delivered', date_trunc('minute', delivered_at), count(*) from deliveries
+          where delivered_at > now() - interval '25 hours' group by 1, 3`);
         // And parked_deliveries, which its triggers keep (none parked in this seed today; the parked index finds them).
         await loaders[0]!.unsafe("insert into parked_deliveries (endpoint_id, delivery_id) select endpoint_id, id from deliveries where parked_at is not null");
       } finally {

@@ -7,12 +7,15 @@ import { useTestDatabase } from "@/test/db";
 import { countingReads } from "@/test/counting-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
+import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
 import { getOverview } from "./get-overview";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 
-const NOW = new Date("2026-11-30T12:00:00.000Z");
+// The clock's own time: receipts are counted per minute, and a roll-up (other test files run it) keeps only the
+// minutes of the last 25 hours.
+const NOW = new Date();
 const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 
 /** `autoAttemptCount` defaults to `attemptCount` (no replay); a replayed delivery's series starts again at 0. */
@@ -108,6 +111,33 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
 
     const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
     expect(Object.fromEntries(endpoints.map((e) => [e.name, e.last24h.refused]))).toEqual({ Signed: 2, Other: 1 });
+  });
+});
+
+describe("the overview counts receipts from the per-minute counts", () => {
+  it("reads none of a healthy endpoint's 3,000 deliveries of the day, before and after the roll-up", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Busy" });
+    // 3,000 delivered over the last 20 hours, one every 24 s from the start of now's minute, and one dead now.
+    const minute = new Date(Math.floor(NOW.getTime() / 60_000) * 60_000);
+    await getSql()`
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, delivered_at)
+      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_busy_' || g, 'delivered', 2,
+        ${minute}::timestamptz - g * interval '24 seconds', ${minute}::timestamptz - g * interval '24 seconds', ${NOW}::timestamptz, ${NOW}::timestamptz
+      from generate_series(0, 2999) g`;
+    await insert(org.organizationId, endpoint.id, "dead", ago(5), 4);
+    await getSql()`analyze deliveries`;
+    const expected = { received: 3001, delivered: 3000, dead: 1, waiting: 0, successRate: 3000 / 3001, refused: 0 };
+    for (const when of ["not folded yet", "folded"]) {
+      if (when === "folded") await rollUpDeliveryCounters();
+      const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
+      const [busy] = read.result.endpoints;
+      expect(read.entries, when).toBeLessThan(50); // the dead one and the backlog's first entry, not 3,001 receipts
+      expect(busy!.last24h, when).toEqual(expected);
+      expect(busy!.hourly.find((h) => h.hoursAgo === 0), when).toEqual({ hoursAgo: 0, received: 149, delivered: 148, dead: 1, retrying: 0 });
+      // Hour 0 is now's minute and the 59 before it (148 of one every 24 s); hour 19 a whole hour's 150.
+      expect(busy!.hourly.find((h) => h.hoursAgo === 19), when).toMatchObject({ received: 150, delivered: 150 });
+    }
   });
 });
 

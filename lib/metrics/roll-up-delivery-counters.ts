@@ -1,13 +1,13 @@
 // Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
 // became delivered or dead) into delivery_counters, so what /api/metrics reads stays small, and received and
-// delivered into delivery_counts_by_minute for an endpoint's last-hour stats. One statement: the rows it
+// delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's last 24 hours. One statement: the rows it
 // deletes are exactly the ones it adds, and a concurrent run skips the rows this one took. Events of endpoints
 // deleted meanwhile are dropped.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 
-/** Per-minute counts are kept this long: an endpoint's stats read the last hour. */
-const KEPT_MINUTES = 120;
+/** Per-minute counts are kept this long: an endpoint's stats read the last hour, the overview the last 24 (OVERVIEW_HOURS). */
+const KEPT_MINUTES = 25 * 60;
 
 /** Run every minute by the worker (jobs/roll-up-delivery-counters.ts); returns how many event rows it folded. */
 export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<number> {
