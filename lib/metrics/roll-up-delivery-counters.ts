@@ -1,8 +1,8 @@
 // Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
 // became delivered or dead) into delivery_counters, so what /api/metrics reads stays small, and received and
-// delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's last 24 hours. One statement: the rows it
-// deletes are exactly the ones it adds, and a concurrent run skips the rows this one took. Events of endpoints
-// deleted meanwhile are dropped.
+// delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's last 24 hours.
+// One statement: the rows it deletes are exactly the ones it adds, and a concurrent run skips the rows this one
+// took. Events of endpoints deleted meanwhile are dropped.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 
