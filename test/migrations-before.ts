@@ -5,9 +5,12 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { runMigrations } from "graphile-worker";
-import type postgres from "postgres";
+import postgres from "postgres";
+import { afterAll, inject } from "vitest";
+import { closeDb } from "@/db";
 import type { OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "@/lib/runtime/build-online-indexes";
+import { withDatabase } from "@/lib/runtime/database-url";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** A copy of db/migrations whose journal ends just before migration `tag`; `remove()` deletes the copy. */
@@ -21,6 +24,30 @@ export function migrationsBefore(tag: string): { folder: string; remove: () => v
   journal.entries = journal.entries.slice(0, at);
   writeFileSync(journalFile, JSON.stringify(journal));
   return { folder, remove: () => rmSync(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * For an upgrade test file: the migrations cut before `tag` (migrationsBefore), and `create()`, which makes an
+ * empty database of the file's own and points DATABASE_URL (read lazily by db/index.ts) at it. Both are removed
+ * after the file's tests.
+ */
+export function useUpgradeDatabase(tag: string): { older: { folder: string }; create: () => Promise<string> } {
+  const name = `${inject("runPrefix")}_m${tag.slice(0, 4)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
+  const older = migrationsBefore(tag);
+  afterAll(async () => {
+    await closeDb();
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.end();
+    older.remove();
+  });
+  const create = async () => {
+    await admin.unsafe(`create database "${name}"`);
+    const url = withDatabase(inject("adminUrl"), name);
+    process.env.DATABASE_URL = url;
+    return url;
+  };
+  return { older, create };
 }
 
 /**

@@ -4,25 +4,15 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { migrationsBefore } from "@/test/migrations-before";
-import { withDatabase } from "./database-url";
+import { describe, expect, it } from "vitest";
+import { useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
-const name = `${inject("runPrefix")}_m13_${Math.random().toString(36).slice(2, 8)}`;
-const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0013_attempts_unique_number");
-
-afterAll(async () => {
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-  older.remove();
-});
+const { older, create } = useUpgradeDatabase("0013_attempts_unique_number");
 
 describe("migration 0013 (one attempt row per number) on a database with duplicated attempts", () => {
   it("keeps a real outcome over an 'interrupted' one, else the oldest, and nothing else is lost", async () => {
-    await admin.unsafe(`create database "${name}"`);
-    const url = withDatabase(inject("adminUrl"), name);
+    const url = await create();
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
       await migrate(drizzle({ client: sql }), { migrationsFolder: older.folder });

@@ -4,36 +4,23 @@
 // ingest still answers a repeat of a stored event id with the stored delivery, and stores new ones in this
 // week's partition; deleting a delivery still takes its payload, attempts and key with it; stats are unchanged.
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
-import { closeDb } from "@/db";
 import { createCtx } from "@/lib/context";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { newId } from "@/lib/ids";
 import { GroupCommitter, type NewDelivery } from "@/lib/ingest/group-commit";
-import { migrateAsBefore, migrationsBefore, onlineIndexesBefore0031 } from "@/test/migrations-before";
-import { withDatabase } from "./database-url";
+import { migrateAsBefore, onlineIndexesBefore0031, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
-const name = `${inject("runPrefix")}_m27_${Math.random().toString(36).slice(2, 8)}`;
-const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0027_delivery_partitions");
-
-afterAll(async () => {
-  await closeDb();
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-  older.remove();
-});
+const { older, create } = useUpgradeDatabase("0027_delivery_partitions");
 
 const STATES = ["pending", "parked", "delivering", "delivered", "dead"] as const;
 const PER_STATE = 400;
 
 describe("migration 0027 (delivery partitions) on a database at 0026", () => {
   it("keeps every row and index in the legacy partitions, and ingest, dedupe, deletion and stats work on", { timeout: 120_000 }, async () => {
-    await admin.unsafe(`create database "${name}"`);
-    const url = withDatabase(inject("adminUrl"), name);
-    process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
+    const url = await create(); // DATABASE_URL: getEndpointStats uses this database
     const sql = postgres(url, { max: 2, onnotice: () => {} });
     try {
       await migrateAsBefore(sql, url, older, onlineIndexesBefore0031(ONLINE_INDEXES));

@@ -4,28 +4,17 @@
 // migrated body through the new trigram index and through the big-body one).
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { closeDb } from "@/db";
+import { describe, expect, it } from "vitest";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { deliverTask } from "@/jobs/deliver";
 import { createCtx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { startDestination, startTestWorker, until } from "@/test/delivery-fixtures";
-import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
-import { withDatabase } from "./database-url";
+import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
-const name = `${inject("runPrefix")}_m19_${Math.random().toString(36).slice(2, 8)}`;
-const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0019_payloads_apart");
-
-afterAll(async () => {
-  await closeDb();
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-  older.remove();
-});
+const { older, create } = useUpgradeDatabase("0019_payloads_apart");
 
 interface Seed {
   id: string;
@@ -60,9 +49,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
   it("moves every header and body byte for byte, keeps every state column and attempt, and the database then works", { timeout: 120_000 }, async () => {
     process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
     process.env.DELIVERY_LOG = "problems";
-    await admin.unsafe(`create database "${name}"`);
-    const url = withDatabase(inject("adminUrl"), name);
-    process.env.DATABASE_URL = url; // read lazily by db/index.ts: the worker and listDeliveries use this database
+    const url = await create(); // DATABASE_URL: the worker and listDeliveries use this database
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     const destination = await startDestination();
     let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;

@@ -4,31 +4,18 @@
 // the deliveries: every hour of every endpoint then shows what its deliveries say, before and after a roll-up,
 // and the old event is counted once.
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { closeDb } from "@/db";
+import { describe, expect, it } from "vitest";
 import { createCtx } from "@/lib/context";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
-import { withDatabase } from "./database-url";
+import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
-const name = `${inject("runPrefix")}_m32_${Math.random().toString(36).slice(2, 8)}`;
-const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0032_received_counts_by_receipt");
-
-afterAll(async () => {
-  await closeDb();
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-  older.remove();
-});
+const { older, create } = useUpgradeDatabase("0032_received_counts_by_receipt");
 
 describe("migration 0032 (the overview's receipts from per-minute counts) on a database at 0031", () => {
   it("counts the minutes the roll-up no longer kept from the deliveries, and an old event not folded once", { timeout: 60_000 }, async () => {
-    await admin.unsafe(`create database "${name}"`);
-    const url = withDatabase(inject("adminUrl"), name);
-    process.env.DATABASE_URL = url; // read lazily by db/index.ts: getOverview uses this database
+    const url = await create(); // DATABASE_URL: getOverview uses this database
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
       await migrateAsBefore(sql, url, older);

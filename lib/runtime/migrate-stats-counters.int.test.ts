@@ -3,31 +3,18 @@
 // stats what its deliveries say (how many it holds in each state, and its last hour's traffic), and they stay so
 // afterwards.
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { closeDb } from "@/db";
+import { describe, expect, it } from "vitest";
 import { createCtx } from "@/lib/context";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, migrationsBefore } from "@/test/migrations-before";
-import { withDatabase } from "./database-url";
+import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
-const name = `${inject("runPrefix")}_m22_${Math.random().toString(36).slice(2, 8)}`;
-const admin = postgres(inject("adminUrl"), { max: 1, onnotice: () => {} });
-const older = migrationsBefore("0022_stats_counters");
-
-afterAll(async () => {
-  await closeDb();
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.end();
-  older.remove();
-});
+const { older, create } = useUpgradeDatabase("0022_stats_counters");
 
 describe("migrations 0022 and 0023 (stats from counters) on a database at 0021", () => {
   it("seeds what retention and replays changed before it, so every endpoint's stats match its deliveries", { timeout: 60_000 }, async () => {
-    await admin.unsafe(`create database "${name}"`);
-    const url = withDatabase(inject("adminUrl"), name);
-    process.env.DATABASE_URL = url; // read lazily by db/index.ts: getEndpointStats uses this database
+    const url = await create(); // DATABASE_URL: getEndpointStats uses this database
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
       await migrateAsBefore(sql, url, older);
