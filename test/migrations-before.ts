@@ -60,12 +60,16 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
   await buildOnlineIndexes(sql, onlineIndexes);
 }
 
+/** db/online-indexes.ts as releases before migration 0033 had it: without 0033's index, whose predicate is 0033's function. */
+export const onlineIndexesBefore0033 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
+  current.filter((index) => index.name !== "deliveries_org_off_clock_idx");
+
 /**
  * db/online-indexes.ts as releases before migration 0031 had it: the body's trigram index without the id's time
  * (0031's delivery_payloads_body_by_bucket_trgm_idx needs 0031's btree_gin).
  */
 export function onlineIndexesBefore0031(current: readonly OnlineIndex[]): OnlineIndex[] {
-  return current.map((index) => index.name === "delivery_payloads_body_by_bucket_trgm_idx"
+  return onlineIndexesBefore0033(current).map((index) => index.name === "delivery_payloads_body_by_bucket_trgm_idx"
     ? {
       name: "delivery_payloads_body_searchable_trgm_idx",
       on: `"delivery_payloads" using gin (encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,

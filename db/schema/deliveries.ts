@@ -94,6 +94,13 @@ export const deliveries = pgTable(
     index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
     // Search `q`: bodies too big for delivery_payloads_body_trgm_idx.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
+    // Search `q`: the deliveries whose id's time bucket is not within one of their receipt's (an id made before ids
+    // held their time, or by a clock far off the database's). A search asks the body index for a stretch of time
+    // by the buckets around it, and for these by this index (built online, db/online-indexes.ts; the predicate is
+    // migration 0033's function: lib/delivery/search-buckets.ts).
+    index("deliveries_org_off_clock_idx")
+      .on(t.organizationId, t.receivedAt.desc(), t.id.desc())
+      .where(sql`inbox_delivery_id_off_clock(id, received_at)`),
     // The retention sweep: an organization's settled deliveries, oldest change first.
     index("deliveries_org_settled_idx").on(t.organizationId, t.updatedAt).where(sql`status in ('delivered', 'dead')`),
     // Not declared here (drizzle-kit cannot create the extension first): db/migrations/0004_search_trigram_and_counter_triggers.sql

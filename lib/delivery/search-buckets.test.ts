@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketsBetween, weeksOfBucket } from "@/lib/delivery/search-buckets";
+import { bucketsAround, weeksOfBucket } from "@/lib/delivery/search-buckets";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 
@@ -7,26 +7,30 @@ const BUCKET_MS = BODY_INDEX_TIME_BUCKET.ms;
 
 const idAt = (ms: number) => timeOrderedIdFloor("dlv", ms) + newId("dlv").slice(-15);
 
-describe("bucketsBetween: the body index's time buckets a slice of ids spans", () => {
-  it("one bucket when both ids are in it", () => {
-    const start = Math.ceil(Date.UTC(2026, 11, 5) / BUCKET_MS) * BUCKET_MS;
-    expect(bucketsBetween(idAt(start), idAt(start + BUCKET_MS - 1), 64)).toEqual([idAt(start).slice(0, 10)]);
+describe("bucketsAround: the body index's time buckets that hold a slice of receipt times' ids", () => {
+  const start = Math.ceil(Date.UTC(2026, 11, 5) / BUCKET_MS) * BUCKET_MS; // a bucket's first millisecond
+  const bucketAt = (ms: number) => idAt(ms).slice(0, 10);
+
+  it("the receipts' buckets and one either side, in order", () => {
+    expect(bucketsAround(start, start + BUCKET_MS - 1)).toEqual([bucketAt(start - 1), bucketAt(start), bucketAt(start + BUCKET_MS)]);
+    expect(bucketsAround(start - 1, start)).toEqual([bucketAt(start - BUCKET_MS - 1), bucketAt(start - 1), bucketAt(start), bucketAt(start + BUCKET_MS)]);
   });
 
   it("every bucket in order, across a carry of the base-36 digits", () => {
-    const low = idAt(Math.ceil(Date.UTC(2026, 11, 5) / BUCKET_MS) * BUCKET_MS);
-    const carry = low.slice(0, 9) + "z"; // the last bucket before the 4th digit turns over
-    const lowMs = parseInt(carry.slice(5, 10) + "0000", 36);
-    const buckets = bucketsBetween(idAt(lowMs), idAt(lowMs + 2 * BUCKET_MS + 5), 64);
-    expect(buckets).toEqual([carry, idAt(lowMs + BUCKET_MS).slice(0, 10), idAt(lowMs + 2 * BUCKET_MS).slice(0, 10)]);
-    expect(buckets![1]!.endsWith("0")).toBe(true);
+    const carry = bucketAt(start).slice(0, 9) + "z"; // the last bucket before the 4th digit turns over
+    const carryMs = parseInt(carry.slice(5, 10) + "0000", 36);
+    const buckets = bucketsAround(carryMs, carryMs + BUCKET_MS + 5);
+    expect(buckets).toEqual([bucketAt(carryMs - 1), carry, bucketAt(carryMs + BUCKET_MS), bucketAt(carryMs + 2 * BUCKET_MS)]);
+    expect(buckets[2]!.endsWith("0")).toBe(true);
   });
 
-  it("none for an id made before ids held their time, or past the most asked for", () => {
-    const now = Date.now();
-    expect(bucketsBetween(`dlv_${"7".repeat(25)}`, idAt(now), 64)).toBeUndefined();
-    expect(bucketsBetween(idAt(now - 63 * BUCKET_MS), idAt(now), 64)?.length).toBeGreaterThanOrEqual(63);
-    expect(bucketsBetween(idAt(now - 64 * BUCKET_MS), idAt(now), 64)).toBeUndefined();
+  it("holds every id made within a bucket of its receipt, whichever way the clock was off", () => {
+    for (const receivedMs of [start, start + BUCKET_MS / 2, start + BUCKET_MS - 1]) {
+      const buckets = bucketsAround(receivedMs, receivedMs);
+      for (const offMs of [-BUCKET_MS, -1, 0, 1, BUCKET_MS - 1]) {
+        expect(buckets).toContain(bucketAt(receivedMs + offMs));
+      }
+    }
   });
 });
 

@@ -1,14 +1,14 @@
-// The body index's time buckets (BODY_INDEX_TIME_BUCKET, db/online-indexes.ts) as a search asks for them:
-// which buckets a slice of deliveries spans, and each bucket's condition on delivery_payloads
-// (lib/delivery/search-deliveries.ts, indexedMatches).
+// The body index's time buckets (BODY_INDEX_TIME_BUCKET, db/online-indexes.ts) as a search asks for them: which
+// buckets hold the ids of a slice of receipt times, the deliveries of those times whose ids are elsewhere, and
+// each bucket's condition on delivery_payloads (lib/delivery/search-deliveries.ts, indexedMatches).
 import { sql, type SQL } from "drizzle-orm";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveryPayloads } from "@/db/schema";
 import { timeOrderedIdFloor } from "@/lib/ids";
 import { weekStartOf, weeksAfter } from "@/lib/storage/batch-id-range";
 
-/** The ids of a slice of deliveries: their least and greatest, and the time buckets between (bucketsBetween). */
-export type SliceIds = { low: string; high: string; buckets: string[] };
+/** A slice of receipt times, [from, to] (ISO, both included), and the time buckets to ask for it (bucketsAround). */
+export type SliceTimes = { from: string; to: string; buckets: string[] };
 
 const bucketOf = (id: SQL) => sql`left(${id}, ${sql.raw(String(BODY_INDEX_TIME_BUCKET.length))})`;
 
@@ -22,7 +22,7 @@ const bucketOf = (id: SQL) => sql`left(${id}, ${sql.raw(String(BODY_INDEX_TIME_B
  * makes the primary key look cheaper than the trigram index to the planner, which prices q's test of a body
  * far below its cost (the bucket's 1,700 bodies read and tested, 5,507 in the test against 157).
  */
-export function inBucketsOf(slice: SliceIds, idFloor: string): SQL[] {
+export function inBucketsOf(slice: Pick<SliceTimes, "buckets">, idFloor: string): SQL[] {
   const id = sql`${deliveryPayloads.deliveryId}`;
   return slice.buckets.map((bucket) => {
     const { from, to } = weeksOfBucket(bucket);
@@ -42,15 +42,25 @@ const bucketNamed = (n: number) =>
 const bucketFloor = (bucket: string, n = 0) => timeOrderedIdFloor("dlv", (bucketNumber(bucket) + n) * BODY_INDEX_TIME_BUCKET.ms);
 
 /**
- * Every time bucket (BODY_INDEX_TIME_BUCKET) from the one of `low` to the one of `high`, when both are
- * time-ordered ids and there are at most `most`; none otherwise (an id made before ids held their
- * time says nothing of its bucket).
+ * The time buckets that hold the id of every delivery received from `fromMs` to `toMs` whose id was made within a
+ * bucket of its receipt: the receipts' buckets and one either side. The rest are off the clock (offClockIds).
  */
-export function bucketsBetween(low: string, high: string, most: number): string[] | undefined {
-  const { marker } = BODY_INDEX_TIME_BUCKET;
-  if (!low.startsWith(marker) || !high.startsWith(marker)) return undefined;
-  const first = bucketNumber(low);
-  const last = bucketNumber(high);
-  if (!(last >= first) || last - first >= most) return undefined;
-  return Array.from({ length: last - first + 1 }, (_, i) => bucketNamed(first + i));
+export function bucketsAround(fromMs: number, toMs: number): string[] {
+  const first = Math.floor(fromMs / BODY_INDEX_TIME_BUCKET.ms) - 1;
+  const last = Math.floor(toMs / BODY_INDEX_TIME_BUCKET.ms) + 1;
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => bucketNamed(first + i));
+}
+
+/**
+ * The ids of the organization's deliveries received from `from` to `to` (timestamptz expressions, both included)
+ * whose id's bucket is not around their receipt's (migration 0033's inbox_delivery_id_off_clock: an id made before
+ * ids held their time, or by a clock off the database's by more than a bucket): those bucketsAround does not reach.
+ * Read from deliveries_org_off_clock_idx, partial on that predicate, which the planner matches only when the
+ * query names it the same way.
+ */
+export function offClockIds(organizationId: string, idFloor: string, from: SQL, to: SQL, limit?: number): SQL {
+  return sql`select off_clock.id from deliveries off_clock
+    where off_clock.organization_id = ${organizationId} and off_clock.id >= ${idFloor}
+      and off_clock.received_at >= ${from} and off_clock.received_at <= ${to}
+      and inbox_delivery_id_off_clock(off_clock.id, off_clock.received_at)${limit === undefined ? sql`` : sql` limit ${limit}`}`;
 }

@@ -10,6 +10,7 @@ import { useTestDatabase } from "@/test/db";
 import { seedDeliveryHistory } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { leavesOf } from "@/test/counting-reads";
+import { timeOrderedIdFloor } from "@/lib/ids";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -22,21 +23,26 @@ const OLD_WITH_QZ = `dlv_s${"2999".padStart(24, "0")}`;
  * A search in its own transaction, with the sequential scans of delivery_payloads it made and the payload rows it
  * read, through an index or a scan (each body read is tested, wanted or not).
  */
-async function searchCountingScans(q: string, limit: number, organizationId = searcher.organizationId) {
+async function searchCountingScans(q: string, limit: number, organizationId = searcher.organizationId, cursor: string | null = null) {
   const ctx = createCtx(organizationId, { type: "system" }, getDb());
   return withTransaction(ctx, async (tx) => {
     // This transaction's own counts, not yet flushed to pg_stat_user_tables (with what this backend counted before
     // and has not flushed yet: hence the difference). Of delivery_payloads' partitions (the parent's own count
     // stays 0); an empty one's scan reads no row and is not counted.
-    const counts = async () => (await tx.db.execute<{ seq_scan: string; read: string; deliveries_seq_read: string }>(
+    const counts = async () => (await tx.db.execute<{ seq_scan: string; read: string; deliveries_seq_read: string; list_read: string }>(
       `select count(*) filter (where seq_tup_read > 0 and relid in ${leavesOf("delivery_payloads")}) as seq_scan,
               coalesce(sum(idx_tup_fetch + seq_tup_read) filter (where relid in ${leavesOf("delivery_payloads")}), 0) as read,
-              coalesce(sum(seq_tup_read) filter (where relid in ${leavesOf("deliveries")}), 0) as deliveries_seq_read
+              coalesce(sum(seq_tup_read) filter (where relid in ${leavesOf("deliveries")}), 0) as deliveries_seq_read,
+              (select coalesce(sum(pg_stat_get_xact_tuples_returned(relid)), 0) from ${leavesOf("deliveries_org_received_idx")} i) as list_read
        from pg_stat_xact_user_tables`))[0]!;
     const before = await counts();
-    const page = await listDeliveries({ ctx: tx, input: { q, limit } });
+    const page = await listDeliveries({ ctx: tx, input: { q, limit, cursor } });
     const after = await counts();
-    return { page, seqScans: Number(after.seq_scan), read: Number(after.read) - Number(before.read), deliveriesScanned: Number(after.deliveries_seq_read) - Number(before.deliveries_seq_read) };
+    return {
+      page, seqScans: Number(after.seq_scan), read: Number(after.read) - Number(before.read),
+      deliveriesScanned: Number(after.deliveries_seq_read) - Number(before.deliveries_seq_read),
+      listIndexRead: Number(after.list_read) - Number(before.list_read),
+    };
   });
 }
 
@@ -97,11 +103,12 @@ it("walks a bounded stretch a page for such a q: an empty page that says where t
 
 it("asks the body index for the time buckets of the deliveries its hits say hold the page, not for every older match", async () => {
   // 400 of the 40,000 bodies (one a second, ~11 hours: 24 buckets of ~28 min) hold the word, 1 in 100. A walk of
-  // 100 finds 1, too few to walk the window on for 19 more, so the indexes answer: for the buckets of the next
-  // ~3,800 deliveries (SLICE_MARGIN), 3 or 4 of them, not for all 399 older matches, each fetched and tested.
+  // 100 finds 1, too few to walk the window on for 19 more, so the indexes answer: for the buckets around the
+  // next ~3,800 seconds of receipts (SLICE_MARGIN), at most 4 and one either side, not for all 399 older matches,
+  // each fetched and tested.
   process.env.INBOX_SEARCH_WINDOW = "1000";
   try {
-    const { page, read, deliveriesScanned } = await searchCountingScans("thimble", 20, deep.organizationId);
+    const { page, read, deliveriesScanned, listIndexRead } = await searchCountingScans("thimble", 20, deep.organizationId);
     const sql = getSql();
     const newest = await sql<{ id: string }[]>`
       select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
@@ -109,12 +116,55 @@ it("asks the body index for the time buckets of the deliveries its hits say hold
       order by d.received_at desc, d.id desc`;
     expect(newest).toHaveLength(400);
     expect(page.data.map((d) => d.id)).toEqual(newest.slice(0, 20).map((row) => row.id));
-    // The walk read its 100 bodies by primary key; the buckets' matches (~20 a bucket) a few dozen more.
+    // The walk read its 100 bodies by primary key; the buckets' matches (~17 a bucket, at most 6 buckets) up to ~100 more.
     expect(read).toBeGreaterThan(100);
-    expect(read).toBeLessThan(200);
+    expect(read).toBeLessThan(220);
+    // The slice's buckets come from its times: the list index hands over the walk's 100 deliveries, the page's
+    // edges and the page, not the slice's ~3,800 deliveries to learn their ids (4,201 entries when it did).
+    expect(listIndexRead).toBeLessThan(1000);
     // Nor any other organization's deliveries: whether anything older is left is the list index's next entry,
     // not a scan that reads every tenant's rows before the first of this one's.
     expect(deliveriesScanned).toBe(0);
+  } finally {
+    delete process.env.INBOX_SEARCH_WINDOW;
+  }
+});
+
+it("finds, in its place, a delivery whose id was made off the database's clock, which its receipt's buckets do not hold", async () => {
+  // Two of the word's deliveries received in the middle of the history: one whose id was made 3 hours before its
+  // receipt (an app clock that far behind), one with an id made before ids held their time. Neither id is in the
+  // buckets around its receipt; deliveries_org_off_clock_idx holds both and no other of the organization's.
+  const skewed = await createOrganizationFixture("Skewed");
+  await seedDeliveryHistory({ organizationId: skewed.organizationId, idPrefix: "k", count: 6000, word: "thimble", timeOrdered: true, endingAt: Date.now() - 3_600_000 });
+  const receivedMs = Date.now() - 3_600_000 - 3000 * 1000 - 500;
+  const offClock = [timeOrderedIdFloor("dlv", receivedMs - 3 * 3_600_000) + "k00000000000000", `dlv_k${"9".repeat(24)}`];
+  const sql = getSql();
+  for (const [i, id] of offClock.entries()) {
+    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
+      values (${id}, ${skewed.organizationId}, 'ep_k', ${id}, 'delivered', 20, to_timestamp(${receivedMs + i}::float8 / 1000), now())`;
+    await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+      values (${id}, ${skewed.organizationId}, '{}', convert_to('{"note":"thimble"}', 'UTF8'), true)`;
+  }
+  const held = await sql<{ id: string }[]>`select id from deliveries
+    where organization_id = ${skewed.organizationId} and inbox_delivery_id_off_clock(id, received_at) order by id`;
+  expect(held.map((row) => row.id)).toEqual([...offClock].sort());
+  const want = (await sql<{ id: string }[]>`
+    select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
+    where d.organization_id = ${skewed.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
+    order by d.received_at desc, d.id desc`).map((row) => row.id);
+  expect(want).toHaveLength(62);
+  expect(want.indexOf(offClock[0]!)).toBeGreaterThan(25);
+  process.env.INBOX_SEARCH_WINDOW = "1000";
+  try {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 20; pages++) {
+      const { page } = await searchCountingScans("thimble", 20, skewed.organizationId, cursor);
+      ids.push(...page.data.map((d) => d.id));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(ids).toEqual(want);
   } finally {
     delete process.env.INBOX_SEARCH_WINDOW;
   }

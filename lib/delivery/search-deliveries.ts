@@ -5,7 +5,7 @@ import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
 import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
-import { bucketsBetween, inBucketsOf, type SliceIds } from "./search-buckets";
+import { bucketsAround, inBucketsOf, offClockIds, type SliceTimes } from "./search-buckets";
 
 /** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_bucket_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
@@ -18,12 +18,15 @@ const NEARLY_FULL_STRETCHES = 3;
 /** A q with no trigram walks at most this many windows a page past the window (see searchDeliveries). */
 // 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
-/** A slice holds this many times the deliveries the hits so far predict the rest of the page needs (see indexedMatches). */
+/** A slice spans this many times the time the hits so far predict the rest of the page needs (see indexedMatches). */
 const SLICE_MARGIN = 2;
-/** No slice holds fewer deliveries: each costs two statements, and a smaller one spares only index entries (~1 µs each). */
-const MIN_SLICE_ROWS = 1_000;
 /** A search asks the body index for at most this many time buckets (one GIN scan each, ~30 h); then the rest in one statement. */
 const MAX_SLICE_BUCKETS = 64;
+/**
+ * A slice whose times hold more deliveries off the clock (offClockIds) than this goes to the one statement
+ * instead: each is fetched and tested (an organization still holding ids made before they held their time).
+ */
+const MAX_OFF_CLOCK_IN_SLICE = 500;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -81,7 +84,7 @@ function searchWhere(q: string, idFloor: string): SQL {
  * their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.
  */
-function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string, slice?: SliceIds): SQL {
+function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string, slice?: SliceTimes): SQL {
   const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
   const holding = (where: SQL) => sql`select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
@@ -89,7 +92,7 @@ function indexedSearchWhere(organizationId: string, idFloor: string, q: string, 
       and ${deliveryPayloads.searchable} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
       and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}`;
   const searchable = slice
-    ? sql.join(inBucketsOf(slice, idFloor).map(holding), sql` union all `)
+    ? sql.join([...inBucketsOf(slice, idFloor).map(holding), offClockHolding(organizationId, idFloor, q, slice)], sql` union all `)
     : holding(sql`${deliveryPayloads.deliveryId} >= ${idFloor}`);
   return sql`((${deliveries.organizationId} = ${organizationId} and lower(${deliveries.externalId}) = lower(${q}))
     or ${deliveries.eventType} ilike ${ilikePattern(q)}
@@ -102,6 +105,12 @@ function indexedSearchWhere(organizationId: string, idFloor: string, q: string, 
     or (${deliveries.sizeBytes} > ${maxBytes}
         and ${ownBodyContains(q, idFloor)}))`;
 }
+
+/** Of the slice's deliveries off the clock (offClockIds), which the buckets around its times miss, those whose body holds q: each tested. */
+const offClockHolding = (organizationId: string, idFloor: string, q: string, slice: SliceTimes) =>
+  sql`select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
+    where ${deliveryPayloads.deliveryId} = any(array(${offClockIds(organizationId, idFloor, sql`${slice.from}::timestamptz`, sql`${slice.to}::timestamptz`)}))
+      and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyContains(q, payloadBody)}`;
 
 /**
  * What the body's trigram index is asked for: q's longest run of ASCII letters and digits (3 or more). Any body
@@ -163,7 +172,8 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   const older = and(where, before(edge.cursorAt, edge.id))!;
   const key = trigramKey(q);
   if (key) {
-    const seen = { rows: walked, hits: hits.length, edgeAt: edge.cursorAt, window };
+    const newest = (await nth(db, where, 1))!;
+    const seen = { rows: walked, hits: hits.length, newestAt: newest.cursorAt, edge, window };
     return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, limit - hits.length, seen))] };
   }
   // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
@@ -173,80 +183,71 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
 }
 
-interface Slice { edge: Edge; rows: number; low: string; high: string; spanMs: number; more: boolean }
-
 /**
- * The newest `size` deliveries that pass `where` received at `since` or later: the last of them (where the next
- * slice begins), how many there are, their least and greatest ids, the time between their first and last, and
- * whether `where` holds any older. An id's time is the app's clock when ingest made it and received_at the
- * database's at commit, so the bounds are read off the slice's own rows, never guessed from its times.
- * "Any older" is the list index's next entry, asked for in order: as an EXISTS, whose order PostgreSQL drops,
- * it scanned the partition, the other organizations' rows before this one's first (4,100 in search-cost's
- * test; a whole week's on a big database). The slice's edge comes before `where`, whose own bound is newer: of
- * two row comparisons on a column, the btree scan starts at the first (the other way round, it walked back over
- * the slice's entries: 216 pages, 1.6 ms on 1M; 10 pages now).
+ * The newest delivery that passes `where`, and how many of the organization's deliveries off the clock
+ * (offClockIds) were received in the `reachMs` up to it, counted up to MAX_OFF_CLOCK_IN_SLICE + 1: where the next
+ * slice ends, and whether it may ask for those one by one. One statement, as a slice's edge and its size were.
  */
-async function sliceOf(db: DbOrTx, where: SQL, since: string, size: number): Promise<Slice | undefined> {
-  const [row] = await db.execute<{ rows: number; low: string; high: string; edge_id: string; edge_at: string; span_ms: number; more: boolean }>(sql`
-    with slice as materialized (
-      select ${deliveries.id} as slice_id, ${deliveries.receivedAt} as slice_at from ${deliveries}
-      where ${where} and ${deliveries.receivedAt} >= ${since}::timestamptz order by ${sql.join(newestFirst, sql`, `)} limit ${size}),
-    edge as (select slice_id as edge_id, slice_at as edge_at from slice order by slice_at, slice_id limit 1)
-    select count(*)::int as rows, min(slice_id) as low, max(slice_id) as high,
-           (select edge_id from edge) as edge_id,
-           (select to_char(edge_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from edge) as edge_at,
-           (extract(epoch from max(slice_at) - min(slice_at)) * 1000)::float8 as span_ms,
-           coalesce((select true from ${deliveries}
-             where (${deliveries.receivedAt}, ${deliveries.id}) < ((select edge_at from edge), (select edge_id from edge)) and ${where}
-             order by ${sql.join(newestFirst, sql`, `)} limit 1), false) as more
-    from slice`);
-  if (!row || !row.rows) return undefined;
-  return { edge: { id: row.edge_id, cursorAt: row.edge_at }, rows: row.rows, low: row.low, high: row.high, spanMs: row.span_ms, more: row.more };
+async function nextWithOffClock(db: DbOrTx, organizationId: string, idFloor: string, where: SQL, reachMs: number): Promise<(Edge & { offClock: number }) | undefined> {
+  const [row] = await db.execute<{ id: string; cursorAt: string; offClock: number }>(sql`
+    select next.id, to_char(next.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "cursorAt",
+      (select count(*)::int from (${offClockIds(organizationId, idFloor, sql`next.received_at - ${reachMs} * interval '1 millisecond'`, sql`next.received_at`, MAX_OFF_CLOCK_IN_SLICE + 1)}) o) as "offClock"
+    from (select ${deliveries.id}, ${deliveries.receivedAt} from ${deliveries} where ${where} order by ${sql.join(newestFirst, sql`, `)} limit 1) next`);
+  return row;
 }
 
-/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, where the walk ended. */
-interface Seen { rows: number; hits: number; edgeAt: string; window: number }
+/** What a search has seen before asking the indexes: the deliveries walked, the hits among them, when the newest of them and the last were received. */
+interface Seen { rows: number; hits: number; newestAt: string; edge: Edge; window: number }
 
 /**
  * `wanted` of the deliveries in `older` (newest first, the walk `seen` before them) whose body, external id or
  * event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body of
  * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
  * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
- * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all; a bucket holds what the
- * slice read shows ~28 min holds), the indexes are asked slice by slice, newest first, for the bodies of the
- * slice's time buckets only (inBucketsOf): SLICE_MARGIN times the deliveries predicted, or a window's worth
- * while none has been found. Then, or at an id made before ids held their time, what is older goes in one
- * statement from the organization's floor, which costs little then: a q that would not fill the page in that
- * many buckets has few matches an hour, and so few in all. A bucket costs a GIN scan (~1 ms) whatever it holds,
- * about what 30 bodies cost to fetch and test (1M deliveries): where matches are few, fetching them all is cheaper.
+ * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all, ~28 min each), the
+ * indexes are asked slice by slice of receipt times, newest first, from the next older delivery back: SLICE_MARGIN
+ * times the time the hits so far predict, or the time a window's worth of deliveries took while none has been
+ * found. A slice's bodies are asked for by the buckets around its times (bucketsAround, one statement each:
+ * inBucketsOf), and those of its deliveries whose ids are off the clock by their own index (offClockIds). A slice
+ * is never read row by row: its times say which buckets (reading a slice's rows to learn its ids' buckets cost
+ * ~146 ms for 165,000 of them on bench/dashboard's 10M). Then, or when the slice holds many deliveries off the
+ * clock, what is older goes in one statement from the organization's floor, which costs little then: a q that
+ * would not fill the page in that many buckets has few matches an hour, and so few in all. A bucket costs a GIN
+ * scan (~1 ms) whatever it holds, about what 30 bodies cost to fetch and test (1M deliveries): where matches are
+ * few, fetching them all is cheaper.
  */
 async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, seen: Seen): Promise<Row[]> {
   const found: Row[] = [];
   let rest = older;
-  let { rows: seenRows, hits: seenHits } = seen;
-  let edgeMs = Date.parse(seen.edgeAt);
+  let hits = seen.hits;
+  const newestMs = Date.parse(seen.newestAt);
+  let lastMs = Date.parse(seen.edge.cursorAt);
+  const windowMs = ((newestMs - lastMs) * seen.window) / Math.max(1, seen.rows);
   let bucketsLeft = MAX_SLICE_BUCKETS;
-  // The deliveries a bucket holds, at the last slice's rate (none before the first): while the rest of the page
-  // is predicted past the buckets left, it goes in one statement, before another slice is read.
-  let rowsPerBucket: number | undefined;
-  const withinBuckets = (toFill: number) => rowsPerBucket === undefined || (SLICE_MARGIN * toFill) / rowsPerBucket <= bucketsLeft;
-  while (bucketsLeft > 0) {
+  for (;;) {
     const missing = wanted - found.length;
-    const toFill = (missing * seenRows) / Math.max(1, seenHits);
-    if (!withinBuckets(toFill)) break;
-    const since = new Date(edgeMs - bucketsLeft * BODY_INDEX_TIME_BUCKET.ms).toISOString();
-    const slice = await sliceOf(db, rest, since, Math.max(MIN_SLICE_ROWS, seenHits ? Math.ceil(SLICE_MARGIN * toFill) : seen.window));
-    if (!slice) break;
-    rowsPerBucket = (slice.rows / Math.max(1, slice.spanMs)) * BODY_INDEX_TIME_BUCKET.ms;
-    const buckets = withinBuckets(toFill) ? bucketsBetween(slice.low, slice.high, bucketsLeft) : undefined;
-    if (!buckets) break;
-    const matches = await page(db, and(rest, notBefore(slice.edge), indexedSearchWhere(organizationId, idFloor, q, key, { ...slice, buckets })), missing);
+    // The time the rest of the page needs at the hits' rate so far (none taken as one), with the margin: a slice
+    // of it takes at least this many buckets, wherever it ends (bucketsAround). Past those left, the one statement.
+    const predictedMs = SLICE_MARGIN * ((missing * (newestMs - lastMs)) / Math.max(1, hits));
+    if (Math.floor(predictedMs / BODY_INDEX_TIME_BUCKET.ms) + 3 > bucketsLeft) break;
+    const spanMs = hits ? predictedMs : Math.min(predictedMs, windowMs);
+    // The slice ends at the next older delivery, so that a quiet stretch costs no bucket.
+    const next = await nextWithOffClock(db, organizationId, idFloor, rest, spanMs + BODY_INDEX_TIME_BUCKET.ms);
+    if (!next) return found;
+    if (next.offClock > MAX_OFF_CLOCK_IN_SLICE) break;
+    const toMs = Date.parse(next.cursorAt);
+    // Whole buckets of receipts at least: a bucket costs a GIN scan whatever part of it a slice asks for.
+    const fromMs = Math.min(Math.floor(toMs - spanMs), Math.floor(toMs / BODY_INDEX_TIME_BUCKET.ms) * BODY_INDEX_TIME_BUCKET.ms);
+    const buckets = bucketsAround(fromMs, toMs);
+    if (buckets.length > bucketsLeft) break;
+    const slice: SliceTimes = { from: new Date(fromMs).toISOString(), to: next.cursorAt, buckets };
+    const inSlice = sql`${deliveries.receivedAt} >= ${slice.from}::timestamptz`;
+    const matches = await page(db, and(rest, inSlice, indexedSearchWhere(organizationId, idFloor, q, key, slice)), missing);
     found.push(...matches);
-    if (found.length === wanted || !slice.more) return found;
-    rest = and(rest, before(slice.edge.cursorAt, slice.edge.id))!;
-    edgeMs = Date.parse(slice.edge.cursorAt);
-    seenRows += slice.rows;
-    seenHits += matches.length;
+    if (found.length === wanted) return found;
+    rest = and(rest, sql`${deliveries.receivedAt} < ${slice.from}::timestamptz`)!;
+    hits += matches.length;
+    lastMs = fromMs;
     bucketsLeft -= buckets.length;
   }
   found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));

@@ -80,9 +80,14 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
       const parkedBefore = before.deliveries.filter((row) => row.parked_at !== null).map((row) => `${row.endpoint_id} ${row.id}`).sort();
       expect(parkedBefore.length).toBeGreaterThan(0);
       expect((await sql<{ k: string }[]>`select endpoint_id || ' ' || delivery_id as k from parked_deliveries`).map((row) => row.k).sort()).toEqual(parkedBefore);
-      // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys'.
+      // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys';
+      // and the online indexes of later migrations, new.
       const legacyIndexes = await indexOids("deliveries", "deliveries_legacy");
-      expect(legacyIndexes).toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index"));
+      const hadOnline = new Set(onlineIndexesBefore0031(ONLINE_INDEXES).map((index) => index.name));
+      const addedLater = ONLINE_INDEXES.filter((index) => !hadOnline.has(index.name)).map((index) => index.name);
+      expect(addedLater).toContain("deliveries_org_off_clock_idx");
+      expect(legacyIndexes.filter((index) => !addedLater.includes(index.name)))
+        .toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index"));
       const attached = await sql`select count(*)::int as n from pg_inherits h join pg_index i on i.indexrelid = h.inhrelid where i.indrelid = 'deliveries_legacy'::regclass`;
       expect(attached[0]!.n).toBe(legacyIndexes.length);
       const invalid = await sql`select c.relname from pg_index i join pg_class c on c.oid = i.indexrelid where not i.indisvalid`;

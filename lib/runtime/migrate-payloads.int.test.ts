@@ -11,7 +11,7 @@ import { createCtx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { startDestination, startTestWorker, until } from "@/test/delivery-fixtures";
-import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, onlineIndexesBefore0033, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
 const { older, create } = useUpgradeDatabase("0019_payloads_apart");
@@ -55,7 +55,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
     let worker: Awaited<ReturnType<typeof startTestWorker>> | undefined;
     try {
       // A database as 0018 left it: our migrations up to it, graphile-worker's, the online indexes of then.
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES.filter((index) => !index.on.startsWith(`"delivery_payloads"`)));
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0033(ONLINE_INDEXES).filter((index) => !index.on.startsWith(`"delivery_payloads"`)));
       expect((await sql`select 1 from pg_class where relname = 'deliveries_body_trgm_idx'`).length).toBe(1);
 
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
