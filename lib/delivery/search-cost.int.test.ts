@@ -46,6 +46,27 @@ async function searchCountingScans(q: string, limit: number, organizationId = se
   });
 }
 
+/** The organization's deliveries whose body holds `word`, newest first: what a search for it must answer. */
+async function bodiesHolding(organizationId: string, word: string): Promise<string[]> {
+  return (await getSql()<{ id: string }[]>`
+    select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
+    where d.organization_id = ${organizationId} and position(convert_to(${word}, 'UTF8') in p.body) > 0
+    order by d.received_at desc, d.id desc`).map((row) => row.id);
+}
+
+/** Every page of a search for q, in order, following nextCursor (at most 20 pages). */
+async function everyPage(organizationId: string, q: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 20; pages++) {
+    const { page } = await searchCountingScans(q, limit, organizationId, cursor);
+    ids.push(...page.data.map((d) => d.id));
+    cursor = page.nextCursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
 beforeAll(async () => {
   searcher = await createOrganizationFixture();
   const neighbour = await createOrganizationFixture("Neighbour");
@@ -109,13 +130,9 @@ it("asks the body index for the time buckets of the deliveries its hits say hold
   process.env.INBOX_SEARCH_WINDOW = "1000";
   try {
     const { page, read, deliveriesScanned, listIndexRead } = await searchCountingScans("thimble", 20, deep.organizationId);
-    const sql = getSql();
-    const newest = await sql<{ id: string }[]>`
-      select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
-      where d.organization_id = ${deep.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
-      order by d.received_at desc, d.id desc`;
+    const newest = await bodiesHolding(deep.organizationId, "thimble");
     expect(newest).toHaveLength(400);
-    expect(page.data.map((d) => d.id)).toEqual(newest.slice(0, 20).map((row) => row.id));
+    expect(page.data.map((d) => d.id)).toEqual(newest.slice(0, 20));
     // The walk read its 100 bodies by primary key; the buckets' matches (~17 a bucket, at most 6 buckets) up to ~100 more.
     expect(read).toBeGreaterThan(100);
     expect(read).toBeLessThan(220);
@@ -148,23 +165,12 @@ it("finds, in its place, a delivery whose id was made off the database's clock, 
   const held = await sql<{ id: string }[]>`select id from deliveries
     where organization_id = ${skewed.organizationId} and inbox_delivery_id_off_clock(id, received_at) order by id`;
   expect(held.map((row) => row.id)).toEqual([...offClock].sort());
-  const want = (await sql<{ id: string }[]>`
-    select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
-    where d.organization_id = ${skewed.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
-    order by d.received_at desc, d.id desc`).map((row) => row.id);
+  const want = await bodiesHolding(skewed.organizationId, "thimble");
   expect(want).toHaveLength(62);
   expect(want.indexOf(offClock[0]!)).toBeGreaterThan(25);
   process.env.INBOX_SEARCH_WINDOW = "1000";
   try {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let pages = 0; pages < 20; pages++) {
-      const { page } = await searchCountingScans("thimble", 20, skewed.organizationId, cursor);
-      ids.push(...page.data.map((d) => d.id));
-      cursor = page.nextCursor;
-      if (!cursor) break;
-    }
-    expect(ids).toEqual(want);
+    expect(await everyPage(skewed.organizationId, "thimble", 20)).toEqual(want);
   } finally {
     delete process.env.INBOX_SEARCH_WINDOW;
   }
@@ -173,20 +179,7 @@ it("finds, in its place, a delivery whose id was made off the database's clock, 
 it("pages through every match in order, slice after slice, to the oldest", async () => {
   process.env.INBOX_SEARCH_WINDOW = "1000";
   try {
-    const want = (await getSql()<{ id: string }[]>`
-      select d.id from deliveries d join delivery_payloads p on p.delivery_id = d.id
-      where d.organization_id = ${deep.organizationId} and position(convert_to('thimble', 'UTF8') in p.body) > 0
-      order by d.received_at desc, d.id desc`).map((row) => row.id);
-    const ctx = createCtx(deep.organizationId, { type: "system" }, getDb());
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    for (let pages = 0; pages < 20; pages++) {
-      const page: Awaited<ReturnType<typeof listDeliveries>> = await listDeliveries({ ctx, input: { q: "thimble", limit: 70, cursor } });
-      ids.push(...page.data.map((d) => d.id));
-      cursor = page.nextCursor;
-      if (!cursor) break;
-    }
-    expect(ids).toEqual(want);
+    expect(await everyPage(deep.organizationId, "thimble", 70)).toEqual(await bodiesHolding(deep.organizationId, "thimble"));
   } finally {
     delete process.env.INBOX_SEARCH_WINDOW;
   }
