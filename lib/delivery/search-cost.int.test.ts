@@ -11,6 +11,8 @@ import { seedDeliveryHistory } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { leavesOf } from "@/test/counting-reads";
 import { timeOrderedIdFloor } from "@/lib/ids";
+import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
+import { bucketsAround } from "@/lib/delivery/search-buckets";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -145,6 +147,25 @@ it("asks the body index for the time buckets of the deliveries its hits say hold
   } finally {
     delete process.env.INBOX_SEARCH_WINDOW;
   }
+});
+
+it("calls off the clock exactly the ids that the buckets around their receipt do not hold (SQL and TypeScript agree)", async () => {
+  const bucketMs = BODY_INDEX_TIME_BUCKET.ms;
+  const start = Math.ceil(Date.UTC(2026, 11, 5) / bucketMs) * bucketMs; // a bucket's first millisecond
+  const cases: { receivedMs: number; id: string; around: boolean }[] = [];
+  for (const receivedMs of [start, start + bucketMs / 2, start + bucketMs - 1]) {
+    for (let k = -3; k <= 3; k++) {
+      for (const nudge of [-1, 0, 1]) {
+        const id = timeOrderedIdFloor("dlv", receivedMs + k * bucketMs + nudge) + "k00000000000000";
+        cases.push({ receivedMs, id, around: bucketsAround(receivedMs, receivedMs).includes(id.slice(0, BODY_INDEX_TIME_BUCKET.length)) });
+      }
+    }
+  }
+  const offClock = await getSql()<{ off: boolean }[]>`
+    select inbox_delivery_id_off_clock(c.id, to_timestamp(c.ms::float8 / 1000)) as off
+    from unnest(${cases.map((c) => c.id)}::text[], ${cases.map((c) => c.receivedMs)}::bigint[]) with ordinality as c(id, ms, n) order by n`;
+  expect(offClock.map((row) => row.off)).toEqual(cases.map((c) => !c.around));
+  expect(new Set(cases.map((c) => c.around))).toEqual(new Set([true, false]));
 });
 
 it("finds, in its place, a delivery whose id was made off the database's clock, which its receipt's buckets do not hold", async () => {
