@@ -3,19 +3,23 @@
 // than they become searchable: the wait grows (a search still finds them, by testing each: only slower) and
 // shrinks again once the rate falls. Seeds unsearchable payloads straight into a fresh database (as ingest
 // stores them), then runs the product's own indexBodies passes until none is left, per share and round,
-// printing bodies per second and this database's PostgreSQL CPU per body. Prints its figures; asserts nothing.
+// printing bodies per second, this database's PostgreSQL CPU per body and the server's WAL per body. Last, the
+// same passes with the trigram index dropped: what a turn costs without the index, so the index's own share is
+// the difference. Prints its figures; asserts nothing.
 //   npm run bench:index-bodies
 //   BENCH_BODIES=n         bodies per measurement (default 6,000), over BENCH_ORGANIZATIONS (5) organizations
 //   BENCH_SHARES=a,b       busy shares to measure (default "0.25,1": the default, and no rests)
-//   BENCH_ROUNDS=n         times each share is measured (default 2)
+//   BENCH_ROUNDS=n         times each share is measured (default 2), and the passes without the index
 //   BENCH_BODY             realistic, padded or entropy[:KiB] (bench/support/signed-webhook.ts)
 import { cpus, loadavg } from "node:os";
 import { getSql } from "@/db";
 import { indexBodies, indexBodiesSettings } from "@/lib/delivery/index-bodies";
+import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { CpuMeter } from "../support/cpu";
+import type { BenchDatabase } from "../support/database";
 import { runBench } from "../support/run-bench";
 import { BENCH_BODY, benchBodyLabel } from "../support/signed-webhook";
 
@@ -46,6 +50,51 @@ async function storeUnsearchable(tenants: Tenant[]): Promise<void> {
   }
 }
 
+const BODY_INDEX = ONLINE_INDEXES.find((index) => index.name.startsWith("delivery_payloads_body_"))!.name;
+
+/** The server's WAL position in bytes: WAL per body is the difference over a measurement (the whole server's). */
+async function walBytes(): Promise<bigint> {
+  const [row] = await getSql()<{ lsn: string }[]>`select (pg_current_wal_lsn() - '0/0'::pg_lsn)::text as lsn`;
+  return BigInt(row!.lsn.split(".")[0]!);
+}
+
+/**
+ * Merges the trigram index's pending list (GIN's fastupdate) on every partition, as a later turn or vacuum would:
+ * counted in the measurement, so that no entry's cost is left for the next one.
+ */
+async function mergePendingEntries(): Promise<void> {
+  await getSql()`
+    select gin_clean_pending_list(i.inhrelid::regclass) from pg_inherits i
+    where i.inhparent = to_regclass(${BODY_INDEX})`;
+}
+
+interface Measured { indexed: number; seconds: number; cpuMicrosPerBody: number; walBytesPerBody: number; passes: number }
+
+/** The product's passes until no body waits and their pending entries merged, timed, with this database's CPU and the server's WAL. */
+async function indexAll(database: BenchDatabase, busyShare: number): Promise<Measured> {
+  const settings = { ...indexBodiesSettings(), busyShare };
+  const meter = await new CpuMeter({ database }).start();
+  const walAtStart = await walBytes();
+  const started = performance.now();
+  let indexed = 0;
+  let passes = 0;
+  for (let after = ""; ; passes++) {
+    const pass = await indexBodies({ after, settings });
+    indexed += pass.indexed;
+    after = pass.after;
+    if (!pass.more && pass.indexed === 0) break;
+  }
+  await mergePendingEntries();
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = await meter.stop();
+  const wal = Number((await walBytes()) - walAtStart);
+  const per = Math.max(1, indexed);
+  return { indexed, seconds, cpuMicrosPerBody: (cpu.database * 1e6) / per, walBytesPerBody: wal / per, passes };
+}
+
+const row = (label: string, round: number, m: Measured) =>
+  `| ${label} | ${round} | ${m.indexed} | ${m.seconds.toFixed(1)} | ${(m.indexed / m.seconds).toFixed(0)} | ${m.cpuMicrosPerBody.toFixed(0)} | ${(m.walBytesPerBody / 1024).toFixed(1)} | ${m.passes} |`;
+
 runBench("inbox_bench_index_bodies", async ({ database }) => {
   process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
   const tenants: Tenant[] = [];
@@ -55,26 +104,20 @@ runBench("inbox_bench_index_bodies", async ({ database }) => {
     tenants.push({ organizationId, endpointId: endpoint.id });
   }
   console.log(`bench/index-bodies: ${BODIES.toLocaleString("en")} bodies (${benchBodyLabel()}) over ${ORGANIZATIONS} organizations per measurement, on this ${cpus().length}-core machine`);
-  console.log("| busy share | round | bodies | seconds | bodies / s | PostgreSQL CPU µs per body | passes |");
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| busy share | round | bodies | seconds | bodies / s | PostgreSQL CPU µs per body | WAL KiB per body | passes |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (let round = 1; round <= ROUNDS; round++) {
     for (const busyShare of SHARES) {
       await storeUnsearchable(tenants);
-      const settings = { ...indexBodiesSettings(), busyShare };
-      const meter = await new CpuMeter({ database }).start();
-      const started = performance.now();
-      let indexed = 0;
-      let passes = 0;
-      for (let after = ""; ; passes++) {
-        const pass = await indexBodies({ after, settings });
-        indexed += pass.indexed;
-        after = pass.after;
-        if (!pass.more && pass.indexed === 0) break;
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const cpu = await meter.stop();
-      console.log(`| ${busyShare} | ${round} | ${indexed} | ${seconds.toFixed(1)} | ${(indexed / seconds).toFixed(0)} | ${((cpu.database * 1e6) / Math.max(1, indexed)).toFixed(0)} | ${passes} |`);
+      console.log(row(String(busyShare), round, await indexAll(database, busyShare)));
     }
   }
+  // The same turns (the row's update, its other indexes, the vacuum they owe) without the trigram entries.
+  await getSql().unsafe(`drop index ${BODY_INDEX}`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    await storeUnsearchable(tenants);
+    console.log(row("1, no trigram index", round, await indexAll(database, 1)));
+  }
+  console.log("WAL is the whole server's: other databases' writes meanwhile count too.");
   console.log(`machine: load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at the end (other work included)`);
 });
