@@ -1,13 +1,6 @@
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { getDb, type DbOrTx, type Tx } from "@/db";
-
-import type { Role } from "@/lib/access/roles";
-
-/** Who acts: a member (with their role in ctx's organization), an API key (with its role), or the system itself. */
-export type Actor =
-  | { type: "user"; userId: string; role: Role }
-  | { type: "api_key"; apiKeyId: string; role: Role }
-  | { type: "system" };
+import type { Actor } from "@/lib/access/roles";
 
 /** What every tenant-scoped verb needs: whose data, who acts, and the db (or the caller's transaction). */
 export interface Ctx {

@@ -1,10 +1,15 @@
 // What each role may do (API.md "Organization, members, roles"): the one table every REST route,
 // server action and page asks, through can() and requirePermission().
-import type { Ctx } from "@/lib/context";
 import { ForbiddenError } from "@/lib/errors";
 
 export const ROLES = ["owner", "admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Who acts: a member (with their role in the organization), an API key (with its role), or the system itself. */
+export type Actor =
+  | { type: "user"; userId: string; role: Role }
+  | { type: "api_key"; apiKeyId: string; role: Role }
+  | { type: "system" };
 
 /**
  * read: see anything in the organization. change: endpoints, deliveries, API keys, organization
@@ -23,12 +28,12 @@ export function isRole(value: unknown): value is Role {
 }
 
 /** The system (jobs, the CLI) may do everything; a person or key as their role allows. */
-export function can(actor: Ctx["actor"], permission: Permission): boolean {
+export function can(actor: Actor, permission: Permission): boolean {
   return actor.type === "system" || GRANTS[actor.role].has(permission);
 }
 
 /** Throws 403 `forbidden` unless ctx's actor may do it. */
-export function requirePermission(ctx: Pick<Ctx, "actor">, permission: Permission): void {
+export function requirePermission(ctx: { actor: Actor }, permission: Permission): void {
   if (!can(ctx.actor, permission)) throw new ForbiddenError();
 }
 
@@ -36,6 +41,6 @@ export function requirePermission(ctx: Pick<Ctx, "actor">, permission: Permissio
  * Whether actor may hand out `role` (an API key's, or a member's): only a role whose grants are all
  * the actor's own, so an admin cannot make an owner key. The system may hand out any.
  */
-export function canGrant(actor: Ctx["actor"], role: Role): boolean {
+export function canGrant(actor: Actor, role: Role): boolean {
   return actor.type === "system" || [...GRANTS[role]].every((permission) => GRANTS[actor.role].has(permission));
 }

@@ -1,7 +1,8 @@
 import { ValidationError } from "@/lib/errors";
 import { secretProblem, takesVerifyToken } from "@/lib/signatures";
 import { providerName } from "@/lib/signatures/provider-names";
-import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
+import type { GenericHmacConfig } from "@/lib/signatures/types";
 import { GENERATES_SECRET } from "./endpoint-input";
 import { generateWebhookSecret } from "./generate-secret";
 

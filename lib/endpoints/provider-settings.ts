@@ -2,7 +2,8 @@
 // generic-hmac scheme's description, or a verify token for a provider whose GET handshake needs one
 // (Meta), encrypted like every secret at rest. The column is named and typed for generic-hmac in
 // db/schema.ts; until it is renamed, these functions are the only code that knows it holds either.
-import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
+import type { GenericHmacConfig } from "@/lib/signatures/types";
 import { takesVerifyToken } from "@/lib/signatures";
 
 export interface ProviderSettings {

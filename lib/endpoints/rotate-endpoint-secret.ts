@@ -8,7 +8,7 @@ import { ValidationError } from "@/lib/errors";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
 import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
 import { enqueue } from "@/lib/queue/enqueue";
-import type { Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
 import { parseInput } from "@/lib/validation";
 import { resolveSecret } from "./endpoint-secrets";
 import { getEndpointRowOrThrow } from "./get-endpoint-or-throw";

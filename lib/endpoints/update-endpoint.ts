@@ -11,7 +11,7 @@ import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
 import { enqueue } from "@/lib/queue/enqueue";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { secretProblem } from "@/lib/signatures";
-import type { Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
 import { parseInput } from "@/lib/validation";
 import { UpdateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";

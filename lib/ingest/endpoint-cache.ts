@@ -6,7 +6,8 @@ import { NotFoundError, StoreUnavailableError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { readProviderSettings } from "@/lib/endpoints/provider-settings";
-import type { GenericHmacConfig, Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
+import type { GenericHmacConfig } from "@/lib/signatures/types";
 
 export interface IngestEndpoint {
   id: string;

@@ -22,7 +22,7 @@ import { storableEventId, storableEventType } from "@/lib/ingest/storable-fields
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { verifySignature } from "@/lib/signatures";
-import type { Provider } from "@/lib/signatures/types";
+import type { Provider } from "@/lib/signatures";
 import { openRequest, type QuarantinedRequestContent } from "./sealed-request";
 
 const BATCH = 100;

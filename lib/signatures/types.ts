@@ -1,9 +1,5 @@
 import type { SignatureError } from "@/lib/errors";
 
-// The provider ids are the registry's keys (lib/signatures/index.ts): adding a provider is its file
-// and its registry line.
-export type { Provider } from "@/lib/signatures";
-
 /** Settings of the `generic-hmac` provider, stored on the endpoint. */
 export interface GenericHmacConfig {
   /** Header carrying the signature, e.g. "x-signature". Case-insensitive. */
