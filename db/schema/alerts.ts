@@ -1,10 +1,11 @@
 // Alerting's tables: incidents (an alert condition on an endpoint) and the mail outbox. Part of the
 // one schema (db/schema.ts re-exports it); kept apart so that file stays about deliveries.
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { endpoints, organizations } from "../schema";
+import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tstz } from "./columns";
+import { endpoints } from "./endpoints";
+import { organizations } from "./tenants";
 
-const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 
 export const INCIDENT_KINDS = ["pending_age", "dead_deliveries"] as const;
 export type IncidentKind = (typeof INCIDENT_KINDS)[number];

@@ -1,9 +1,9 @@
 // Sign-in state: dashboard sessions (revocable; the JWT only names one) and the sign-in/sign-up
 // throttle's counters. Part of the one schema (db/schema.ts re-exports it).
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { organizations, users } from "../schema";
+import { index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { tstz } from "./columns";
+import { organizations, users } from "./tenants";
 
-const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 
 /** One signed-in browser. Deleting the row ends it: the cookie's JWT names it and every request checks it. */
 export const sessions = pgTable(

@@ -14,13 +14,13 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { endpoints, organizations } from "../schema";
+import { tstz } from "./columns";
+import { endpoints } from "./endpoints";
+import { organizations } from "./tenants";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
-const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

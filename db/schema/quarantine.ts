@@ -1,10 +1,11 @@
 // The quarantine (issue #16 point 3): requests refused for their signature on an existing endpoint,
 // kept sealed (lib/crypto/secret-box.ts) so a later secret can admit them. Part of the one schema
 // (db/schema.ts re-exports it). Bounded per endpoint by lib/quarantine/quarantine-request.ts.
-import { bigint, customType, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { endpoints, organizations } from "../schema";
+import { bigint, customType, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { tstz } from "./columns";
+import { endpoints } from "./endpoints";
+import { organizations } from "./tenants";
 
-const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
 /**

@@ -1,10 +1,10 @@
 // Teams (issue #15): invitations to join an organization, and the audit log of every change.
 // Part of the one schema (db/schema.ts re-exports it).
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { organizations, users } from "../schema";
+import { check, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { tstz } from "./columns";
+import { organizations, users } from "./tenants";
 
-const tstz = () => timestamp({ withTimezone: true, mode: "date" });
 
 /** An owner's invitation by email; the link carries a token of which only the sha256 is kept. */
 export const invitations = pgTable(

@@ -1,0 +1,6 @@
+// Column helpers every table file of the schema shares.
+import { timestamp } from "drizzle-orm/pg-core";
+
+/** A timestamptz, read as a Date. */
+export const tstz = (name?: string) =>
+  (name ? timestamp(name, { withTimezone: true, mode: "date" }) : timestamp({ withTimezone: true, mode: "date" }));

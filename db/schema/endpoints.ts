@@ -1,0 +1,50 @@
+// Endpoints (an ingest URL, its provider's secret, its destination) and the requests refused at them.
+// Part of the one schema (db/schema.ts re-exports it).
+import { bigserial, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import type { GenericHmacConfig } from "@/lib/signatures/types";
+import { tstz } from "./columns";
+import { organizations } from "./tenants";
+
+export const endpoints = pgTable(
+  "endpoints",
+  {
+    id: text().primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    provider: text().notNull(),
+    /** Encrypted at rest (lib/crypto/secret-box.ts). */
+    secretEncrypted: text(),
+    previousSecretEncrypted: text(),
+    previousSecretValidUntil: tstz(),
+    outboundSecretEncrypted: text(),
+    genericHmac: jsonb().$type<GenericHmacConfig>(),
+    destinationUrl: text().notNull(),
+    paused: boolean().notNull().default(false),
+    maxAttempts: integer().notNull().default(8),
+    retryBaseSeconds: integer().notNull().default(5),
+    timeoutMs: integer().notNull().default(15_000),
+    maxBodyBytes: integer().notNull().default(1_048_576),
+    toleranceSeconds: integer().notNull().default(300),
+    alertPendingAgeSeconds: integer(),
+    alertEmail: text(),
+    createdAt: tstz().notNull().defaultNow(),
+    updatedAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [index().on(t.organizationId, t.createdAt)],
+);
+
+/** Requests refused at ingest, kept (bounded per endpoint) so a tenant can see why a sender fails. */
+export const rejectedRequests = pgTable(
+  "rejected_requests",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    at: tstz().notNull().defaultNow(),
+    reason: text().notNull(),
+    message: text().notNull(),
+    sourceIp: text(),
+    headerNames: text().array().notNull(),
+  },
+  (t) => [index().on(t.endpointId, t.at.desc())],
+);
