@@ -6,7 +6,7 @@ import { parseCrontab } from "graphile-worker";
 import { describe, expect, it, vi } from "vitest";
 import { getDb, getSql } from "@/db";
 import { listOpenIncidents } from "@/lib/alerts/list-open-incidents";
-import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/lib/alerts/test-support";
+import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
 import { listMails } from "@/lib/mail/list-mails";
 import { useTestDatabase } from "@/test/db";
 import { crontab } from "./crontab";

@@ -2,7 +2,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
-import { alertingEndpointFixture, insertDelivery, later, minutes } from "@/lib/alerts/test-support";
+import { alertingEndpointFixture, insertDelivery, later, minutes } from "@/test/alert-fixtures";
 import { useTestDatabase } from "@/test/db";
 import { IncidentList } from "./incident-list";
 

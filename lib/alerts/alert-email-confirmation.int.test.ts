@@ -8,7 +8,7 @@ import { confirmAlertEmail } from "@/lib/alerts/confirm-alert-email";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { addMember, alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "./test-support";
+import { addMember, alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
 
 useTestDatabase();
 let smtp: TestSmtpServer;

@@ -8,7 +8,7 @@ import { getDelivery } from "@/lib/delivery/get-delivery";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
-import { alertingEndpointFixture, later, minutes } from "./test-support";
+import { alertingEndpointFixture, later, minutes } from "@/test/alert-fixtures";
 import { checkAlerts } from "./check-alerts";
 import { listOpenIncidents } from "./list-open-incidents";
 

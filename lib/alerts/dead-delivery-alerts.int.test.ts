@@ -4,7 +4,7 @@ import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs } from "./test-support";
+import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
 
 useTestDatabase();
 let smtp: TestSmtpServer;

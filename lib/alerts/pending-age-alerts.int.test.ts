@@ -12,7 +12,7 @@ import { readDeliveryMetrics } from "@/lib/metrics/read-delivery-metrics";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs, setDeliveryStatus } from "./test-support";
+import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs, setDeliveryStatus } from "@/test/alert-fixtures";
 
 useTestDatabase();
 let smtp: TestSmtpServer;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as invitationsRoute from "@/app/api/v1/invitations/route";
 import * as membersRoute from "@/app/api/v1/members/route";
 import { getSql } from "@/db";
-import { runDueJobs } from "@/lib/alerts/test-support";
+import { runDueJobs } from "@/test/alert-fixtures";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";

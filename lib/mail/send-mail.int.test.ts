@@ -8,7 +8,7 @@ import { incidents, mails } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
 import { taskList } from "@/jobs";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
-import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/lib/alerts/test-support";
+import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 import { useTestDatabase } from "@/test/db";
 import { until } from "@/test/delivery-fixtures";

@@ -1,5 +1,7 @@
-// For alert tests: an organization with an alerting endpoint, deliveries inserted as rows (ingest and the
-// deliver task are not needed to put a backlog in place), and running queued jobs with the product's tasks.
+// For alert tests (lib/alerts, jobs/check-alerts, the mail and incident tests): an organization with an
+// alerting endpoint, deliveries inserted as rows (ingest and the deliver task are not needed to put a
+// backlog in place), and running queued jobs with the product's tasks. Kept under test/, as it runs jobs/:
+// lib/ never imports jobs/.
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { runOnce } from "graphile-worker";
