@@ -3,27 +3,20 @@
 // (the endpoint's toleranceSeconds, 300 by default). Bodies are JSON (Events API) or form-encoded
 // (slash commands, interactivity); a form body has no event id, so a hash of the body stands in.
 // A verified `url_verification` body is Slack's handshake: answered with its challenge, never stored.
-import { hmac, malformed, parseUnixSeconds, requireFreshTimestamp, requireHeader, requireSignatureMatch, sha256Hex } from "@/lib/signatures/hmac";
+import { sha256Hex } from "@/lib/signatures/hmac";
 import { objectField, readJsonObject, stringField } from "@/lib/signatures/json-body";
+import { verifySlackScheme } from "@/lib/signatures/timestamped-hmac";
 import type { SignatureVerifier, VerifiedRequest } from "@/lib/signatures/types";
 
 const SIGNATURE = "X-Slack-Signature";
 const TIMESTAMP = "X-Slack-Request-Timestamp";
-const PREFIX = "v0=";
 
 export const slack: SignatureVerifier = {
   displayName: "Slack",
   secretLabel: "Signing secret",
   setupHint: "api.slack.com/apps → your app → Basic Information → Signing Secret. Use the ingest URL as the Request URL (Event Subscriptions, Interactivity, Slash Commands).",
   verify(input) {
-    const header = requireHeader(input, SIGNATURE);
-    const t = requireHeader(input, TIMESTAMP);
-    const timestamp = parseUnixSeconds(t, TIMESTAMP);
-    if (!header.startsWith(PREFIX)) throw malformed(`${SIGNATURE} is not of the form ${PREFIX}<hex>`);
-    const received = header.slice(PREFIX.length).toLowerCase();
-    requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "hex", `v0:${t}:`, input.body));
-    requireFreshTimestamp(timestamp, input);
-
+    verifySlackScheme(input, SIGNATURE, TIMESTAMP);
     const body = readJsonObject(input.body);
     const verified: VerifiedRequest = {
       externalId: stringField(body, "event_id") ?? sha256Hex(input.body),

@@ -3,27 +3,20 @@
 // handshake: answered with its plainToken and that token's HMAC-SHA256 (hex) under the same secret,
 // never stored. Zoom's events carry no id, so a hash of the body stands in (a retry resends the
 // same body); the type is `event`.
-import { hmac, malformed, parseUnixSeconds, requireFreshTimestamp, requireHeader, requireSignatureMatch, sha256Hex } from "@/lib/signatures/hmac";
+import { hmac, sha256Hex } from "@/lib/signatures/hmac";
 import { objectField, readJsonObject, stringField } from "@/lib/signatures/json-body";
+import { verifySlackScheme } from "@/lib/signatures/timestamped-hmac";
 import type { SignatureVerifier, VerifiedRequest } from "@/lib/signatures/types";
 
 const SIGNATURE = "x-zm-signature";
 const TIMESTAMP = "x-zm-request-timestamp";
-const PREFIX = "v0=";
 
 export const zoom: SignatureVerifier = {
   displayName: "Zoom",
   secretLabel: "Secret Token",
   setupHint: "Zoom App Marketplace → your app → Features → Access → Secret Token. Event Subscriptions → Event notification endpoint URL = the ingest URL, then Validate.",
   verify(input) {
-    const header = requireHeader(input, SIGNATURE);
-    const t = requireHeader(input, TIMESTAMP);
-    const timestamp = parseUnixSeconds(t, TIMESTAMP);
-    if (!header.startsWith(PREFIX)) throw malformed(`${SIGNATURE} is not of the form ${PREFIX}<hex>`);
-    const received = header.slice(PREFIX.length).toLowerCase();
-    const secret = requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "hex", `v0:${t}:`, input.body));
-    requireFreshTimestamp(timestamp, input);
-
+    const secret = verifySlackScheme(input, SIGNATURE, TIMESTAMP);
     const body = readJsonObject(input.body);
     const verified: VerifiedRequest = { externalId: sha256Hex(input.body), eventType: stringField(body, "event") };
     const plainToken = stringField(objectField(body, "payload"), "plainToken");
