@@ -5,11 +5,14 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { runOnce } from "graphile-worker";
+import { afterAll, beforeAll } from "vitest";
 import { getDb } from "@/db";
 import { deliveries, deliveryPayloads, incidents, memberships, users, type DeliveryStatus } from "@/db/schema";
 import { taskList } from "@/jobs";
+import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
+import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 import { createOrganizationFixture } from "@/test/fixtures";
 
@@ -83,6 +86,29 @@ export async function setDeliveryStatus(endpointId: string, status: DeliveryStat
 /** Runs every job that is due, with the worker's task list, then returns (graphile-worker's runOnce). */
 export async function runDueJobs(): Promise<void> {
   await runOnce({ connectionString: process.env.DATABASE_URL!, taskList, logger: quietGraphileLogger });
+}
+
+/**
+ * For a test file: a real SMTP server that SMTP_URL names while its tests run (with `env` set too), the mails it
+ * received for an address, and the alert sweep at `now` followed by the mail jobs it queued.
+ */
+export function useAlertMailbox(env: Record<string, string> = {}) {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startTestSmtpServer();
+    Object.assign(process.env, { SMTP_URL: smtp.url, ...env });
+  });
+  afterAll(async () => {
+    delete process.env.SMTP_URL;
+    await smtp.close();
+  });
+  return {
+    mailsTo: (address: string | null) => smtp.received.filter((mail) => mail.to.includes(address ?? "")),
+    sweep: async (now: Date) => {
+      await checkAlerts({ input: { now } });
+      await runDueJobs();
+    },
+  };
 }
 
 export async function incidentsOf(endpointId: string, kind: "pending_age" | "dead_deliveries") {

@@ -1,38 +1,24 @@
 // An alertEmail outside the organization is mailed a confirmation link, and gets alerts only once confirmed;
 // until then the owners get them. A real SMTP server on 127.0.0.1 receives every mail.
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { confirmAlertEmail } from "@/lib/alerts/confirm-alert-email";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { addMember, alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
+import { addMember, alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs, useAlertMailbox } from "@/test/alert-fixtures";
 
 useTestDatabase();
-let smtp: TestSmtpServer;
+const { mailsTo, sweep } = useAlertMailbox({ APP_URL: "https://inbox.example.test" });
 
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-  process.env.APP_URL = "https://inbox.example.test";
-});
-
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  await smtp.close();
-});
-
-const mailsTo = (address: string) => smtp.received.filter((mail) => mail.to.includes(address));
 const tokenIn = (text: string) => /\/confirm-alert-email\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
 const stranger = () => `stranger-${Math.random().toString(36).slice(2)}@elsewhere.test`;
 
 async function openIncident(organizationId: string, endpointId: string, receivedMinutesAgo: number) {
   const now = new Date();
   await insertDelivery({ organizationId, endpointId, status: "pending", receivedAt: later(now, -minutes(receivedMinutesAgo)) });
-  await checkAlerts({ input: { now } });
-  await runDueJobs();
+  await sweep(now);
 }
 
 describe("an alertEmail outside the organization gets a confirmation link, and alerts only once it is confirmed", () => {

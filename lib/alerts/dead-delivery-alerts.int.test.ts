@@ -1,30 +1,11 @@
 // Dead-delivery alerts: same incident model, at most one mail per endpoint per hour, counted from a watermark.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkAlerts } from "@/lib/alerts/check-alerts";
+import { describe, expect, it } from "vitest";
 import { buryDelivery } from "@/lib/delivery/bury-delivery";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
+import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, useAlertMailbox } from "@/test/alert-fixtures";
 
 useTestDatabase();
-let smtp: TestSmtpServer;
-
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-});
-
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  await smtp.close();
-});
-
-const mailsTo = (address: string | null) => smtp.received.filter((mail) => mail.to.includes(address ?? ""));
-
-async function sweep(now: Date) {
-  await checkAlerts({ input: { now } });
-  await runDueJobs();
-}
+const { mailsTo, sweep } = useAlertMailbox();
 
 describe("mails how many deliveries went dead and the last error, at most once per endpoint per hour", () => {
   it("opens one incident, holds later deaths for the hour, then names them in one more mail", async () => {

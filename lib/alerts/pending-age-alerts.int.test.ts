@@ -1,7 +1,6 @@
 // Pending-age alerts end to end: the sweep (driven with `now`), the send-mail jobs run by graphile-worker
 // with the worker's own task list, and a real SMTP server on 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkAlerts } from "@/lib/alerts/check-alerts";
+import { describe, expect, it } from "vitest";
 import { listOpenIncidents } from "@/lib/alerts/list-open-incidents";
 import { getSql } from "@/db";
 import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
@@ -10,30 +9,11 @@ import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { readDeliveryMetrics } from "@/lib/metrics/read-delivery-metrics";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { useTestDatabase } from "@/test/db";
-import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, runDueJobs, setDeliveryStatus } from "@/test/alert-fixtures";
+import { alertingEndpointFixture, incidentsOf, insertDelivery, later, minutes, setDeliveryStatus, useAlertMailbox } from "@/test/alert-fixtures";
 
 useTestDatabase();
-let smtp: TestSmtpServer;
-
-beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-  process.env.SMTP_URL = smtp.url;
-  process.env.MAIL_FROM = "Inbox Alerts <alerts@inbox.test>";
-});
-
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  await smtp.close();
-});
-
-const mailsTo = (address: string | null) => smtp.received.filter((mail) => mail.to.includes(address ?? ""));
-
-async function sweep(now: Date) {
-  await checkAlerts({ input: { now } });
-  await runDueJobs();
-}
+const { mailsTo, sweep } = useAlertMailbox({ MAIL_FROM: "Inbox Alerts <alerts@inbox.test>" });
 
 describe("opens one incident and sends exactly one mail when the oldest pending delivery passes the threshold", () => {
   it("names the endpoint, the age, the last error and links to its waiting deliveries; later checks send nothing", async () => {
