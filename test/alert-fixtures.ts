@@ -12,7 +12,7 @@ import { taskList } from "@/jobs";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
+import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 import { createOrganizationFixture } from "@/test/fixtures";
 

@@ -1,6 +1,8 @@
-// The layers' direction (ARCHITECTURE.md, "The delivery state machine", first paragraph): db/ and lib/ are the domain, and nothing in them imports
-// what stands on them (the jobs, the routes and pages, the components, the benches). A test helper that needs
-// those lives under test/. Tests themselves may import anything.
+// The layers' direction (ARCHITECTURE.md, "The delivery state machine", first paragraph): db/ and lib/ are the
+// domain, and nothing in them imports what stands on them (the jobs, the routes and pages, the components, the
+// benches, the tests' helpers); and no product code imports a package only installed for development (a
+// production install omits them).
+// Test helpers live under test/. Tests themselves may import anything.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +14,17 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
     .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+const DEV_ONLY_PACKAGES = Object.keys(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies as Record<string, string>);
+
+/** The packages a file imports at run time (`import type` is erased, so it does not count). */
+function runtimePackages(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  return [...text.matchAll(/(?:^|\n)\s*import\s+(?!type\s)[^"]*?from\s+"([^"./@][^"]*|@[^"/]+\/[^"/]+)[^"]*"|import\("([^"./][^"]*)"\)/g)]
+    .map((match) => (match[1] ?? match[2])!)
+    .filter((specifier) => !specifier.startsWith("@/") && !specifier.startsWith("node:"))
+    .map((specifier) => (specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!));
 }
 
 /** The top folders a file's imports name ("@/x/..." or a relative path), outside its own. */
@@ -32,5 +45,14 @@ describe("layering", () => {
     const upward = files.flatMap((file) =>
       importedTopFolders(file).filter((top) => ABOVE_THE_DOMAIN.includes(top)).map((top) => `${file} -> ${top}/`));
     expect(upward).toEqual([]);
+  });
+
+  it.each(["lib", "db", "jobs", "app", "components"])("nothing the product runs from %s/ imports a development-only package", (dir) => {
+    const files = sourceFiles(dir);
+    expect(DEV_ONLY_PACKAGES).toContain("vitest");
+    expect(files.flatMap(runtimePackages).length).toBeGreaterThan(0); // the reading finds imports at all
+    const devOnly = files.flatMap((file) =>
+      runtimePackages(file).filter((name) => DEV_ONLY_PACKAGES.includes(name)).map((name) => `${file} -> ${name}`));
+    expect(devOnly).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { Runner } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taskList } from "@/jobs";
 import { getDelivery } from "@/lib/delivery/get-delivery";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
+import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
 import { alertingEndpointFixture, later, minutes } from "@/test/alert-fixtures";

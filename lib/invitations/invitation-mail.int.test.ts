@@ -6,7 +6,7 @@ import * as invitationsRoute from "@/app/api/v1/invitations/route";
 import * as membersRoute from "@/app/api/v1/members/route";
 import { getSql } from "@/db";
 import { runDueJobs } from "@/test/alert-fixtures";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
+import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { useTestDatabase } from "@/test/db";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";
 import { acceptInvitationWithNewAccount } from "./accept-invitation-with-new-account";

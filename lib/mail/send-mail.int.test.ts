@@ -16,7 +16,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { listMails } from "./list-mails";
 import { queueMail } from "./queue-mail";
 import { sendMailJobSpec } from "./send-mail-job";
-import { startTestSmtpServer, type TestSmtpServer } from "./test-smtp-server";
+import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 
 const database = useTestDatabase();
 const servers: TestSmtpServer[] = [];

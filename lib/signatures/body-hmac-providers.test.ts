@@ -8,7 +8,7 @@ import { lemonsqueezy } from "@/lib/signatures/lemonsqueezy";
 import { meta } from "@/lib/signatures/meta";
 import { pagerduty } from "@/lib/signatures/pagerduty";
 import { sentry } from "@/lib/signatures/sentry";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 import { typeform } from "@/lib/signatures/typeform";
 import type { SignatureVerifier, VerifiedRequest } from "@/lib/signatures/types";
 import { vercel } from "@/lib/signatures/vercel";

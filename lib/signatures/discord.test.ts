@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { verifyKey } from "discord-interactions";
 import { describe, expect, it } from "vitest";
 import { discord } from "@/lib/signatures/discord";
-import { expectRejected, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW_SECONDS, request } from "@/test/signature-requests";
 
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");

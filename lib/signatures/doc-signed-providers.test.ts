@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { calendly } from "@/lib/signatures/calendly";
 import { mailgun } from "@/lib/signatures/mailgun";
 import { meta } from "@/lib/signatures/meta";
-import { expectRejected, NOW, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW, NOW_SECONDS, request } from "@/test/signature-requests";
 import { twitch } from "@/lib/signatures/twitch";
 import { zoom } from "@/lib/signatures/zoom";
 

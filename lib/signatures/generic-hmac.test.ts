@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { genericHmac } from "@/lib/signatures/generic-hmac";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 import type { GenericHmacConfig } from "@/lib/signatures/types";
 
 const SECRET = "generic-current-secret";

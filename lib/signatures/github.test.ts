@@ -1,7 +1,7 @@
 import { sign } from "@octokit/webhooks-methods";
 import { describe, expect, it } from "vitest";
 import { github } from "@/lib/signatures/github";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 
 const SECRET = "github-current-secret";
 const PREVIOUS = "github-previous-secret";

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { Signature } from "@hubspot/api-client";
 import { describe, expect, it } from "vitest";
 import { hubspot } from "@/lib/signatures/hubspot";
-import { expectRejected, INGEST_URL, request } from "@/lib/signatures/test-support";
+import { expectRejected, INGEST_URL, request } from "@/test/signature-requests";
 
 const SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";
 const PREVIOUS = "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz";

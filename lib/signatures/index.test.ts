@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SignatureError } from "@/lib/errors";
 import { answerGetHandshake, PROVIDERS, providerGuides, takesVerifyToken, verifySignature, type Provider } from "@/lib/signatures";
-import { request } from "@/lib/signatures/test-support";
+import { request } from "@/test/signature-requests";
 
 describe("signature registry", () => {
   it("lists API.md's 30 providers, each with a name and what to paste where for the dashboard", () => {

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { LinearWebhookClient } from "@linear/sdk/webhooks";
 import { describe, expect, it } from "vitest";
 import { linear } from "@/lib/signatures/linear";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 
 const SECRET = "lin_wh_current_signing_secret";
 const PREVIOUS = "lin_wh_previous_signing_secret";

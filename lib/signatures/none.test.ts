@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { none } from "@/lib/signatures/none";
-import { request } from "@/lib/signatures/test-support";
+import { request } from "@/test/signature-requests";
 
 describe("none", () => {
   it("accepts an unsigned request and reads webhook-id and the body's type", () => {

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { Paddle } from "@paddle/paddle-node-sdk";
 import { describe, expect, it } from "vitest";
 import { paddle } from "@/lib/signatures/paddle";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 
 const KEY = "pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_6h3qd3uFSi9YCD3OLYAShQI90XTI5vEI";
 const PREVIOUS = "pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_previousPreviousPrevious";

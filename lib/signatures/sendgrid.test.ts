@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { EventWebhook } from "@sendgrid/eventwebhook";
 import { describe, expect, it } from "vitest";
 import { sendgrid } from "@/lib/signatures/sendgrid";
-import { expectRejected, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW_SECONDS, request } from "@/test/signature-requests";
 
 function keyPair() {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { shopify } from "@/lib/signatures/shopify";
-import { expectRejected, request } from "@/lib/signatures/test-support";
+import { expectRejected, request } from "@/test/signature-requests";
 
 // No Shopify SDK is installed here; this signer is written from Shopify's docs (base64 HMAC-SHA256
 // of the raw body), independently of the verifier.

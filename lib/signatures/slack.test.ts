@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { slack } from "@/lib/signatures/slack";
-import { expectRejected, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW_SECONDS, request } from "@/test/signature-requests";
 
 // The worked example of Slack's "Verifying requests from Slack" docs (a slash command, form-encoded).
 const DOC = {

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { WebhooksHelper } from "square";
 import { describe, expect, it } from "vitest";
 import { square } from "@/lib/signatures/square";
-import { expectRejected, INGEST_URL, request } from "@/lib/signatures/test-support";
+import { expectRejected, INGEST_URL, request } from "@/test/signature-requests";
 
 const KEY = "square-signature-key-current";
 const PREVIOUS = "square-signature-key-previous";

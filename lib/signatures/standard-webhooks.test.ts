@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { standardWebhooks } from "@/lib/signatures/standard-webhooks";
-import { expectRejected, NOW, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW, NOW_SECONDS, request } from "@/test/signature-requests";
 
 // The reference vector of the Standard Webhooks libraries (also in Svix's manual-verification docs).
 const VECTOR = {

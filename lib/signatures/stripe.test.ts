@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { stripe } from "@/lib/signatures/stripe";
-import { expectRejected, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW_SECONDS, request } from "@/test/signature-requests";
 
 const sdk = new Stripe("sk_test_not_used_for_signing");
 const SECRET = "whsec_current_stripe_test_secret";

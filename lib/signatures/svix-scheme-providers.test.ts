@@ -5,7 +5,7 @@ import { Resend } from "resend";
 import { describe, expect, it } from "vitest";
 import { clerk } from "@/lib/signatures/clerk";
 import { resend } from "@/lib/signatures/resend";
-import { expectRejected, INGEST_URL, request } from "@/lib/signatures/test-support";
+import { expectRejected, INGEST_URL, request } from "@/test/signature-requests";
 
 const SECRET = `whsec_${Buffer.from("svix-scheme-signing-secret-32byte").toString("base64")}`;
 const PREVIOUS = `whsec_${Buffer.from("svix-scheme-previous-secret-32byt").toString("base64")}`;

@@ -1,7 +1,7 @@
 import { Webhook } from "svix";
 import { describe, expect, it } from "vitest";
 import { svix } from "@/lib/signatures/svix";
-import { expectRejected, NOW_SECONDS, request } from "@/lib/signatures/test-support";
+import { expectRejected, NOW_SECONDS, request } from "@/test/signature-requests";
 
 const SECRET = "whsec_" + Buffer.from("svix-current-secret-32-bytes-long").toString("base64");
 const PREVIOUS = "whsec_" + Buffer.from("svix-previous-secret-32-bytes-lon").toString("base64");

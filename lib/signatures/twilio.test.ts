@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import twilioSdk from "twilio";
 import { describe, expect, it } from "vitest";
-import { expectRejected, INGEST_URL, request } from "@/lib/signatures/test-support";
+import { expectRejected, INGEST_URL, request } from "@/test/signature-requests";
 import { twilio } from "@/lib/signatures/twilio";
 
 const TOKEN = "twilio-auth-token-current";

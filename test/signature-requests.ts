@@ -1,4 +1,4 @@
-// Shared by the *.test.ts files of this folder: a request builder and a rejection assertion.
+// Shared by the signature tests (lib/signatures/*.test.ts): a request builder and a rejection assertion.
 import { expect } from "vitest";
 import { SignatureError, type SignatureErrorCode } from "@/lib/errors";
 import type { SignatureVerifier, VerifyInput } from "@/lib/signatures/types";
