@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { AUDIT_ACTIONS } from "@/lib/audit/audit-actions";
 import type { AuditQueryValues } from "@/lib/audit/audit-page-query";
 import type { AuditActorOption } from "@/lib/audit/list-audit-actors";
-import { localInputValue } from "@/lib/delivery/presentation/deliveries-page-query";
+import { localInputValue } from "@/lib/time-input";
 
 const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
 

@@ -1,7 +1,8 @@
 // The deliveries filter: a plain GET form whose fields are the REST API's query parameters.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { localInputValue, type QueryValues } from "@/lib/delivery/presentation/deliveries-page-query";
+import type { QueryValues } from "@/lib/delivery/presentation/deliveries-page-query";
+import { localInputValue } from "@/lib/time-input";
 
 const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
 const STATUSES = ["pending", "delivering", "delivered", "dead"];

@@ -1,6 +1,6 @@
 // The audit log list's filter, shared by REST (query parameters) and the dashboard page.
 import { z } from "zod";
-import { isoTime } from "@/lib/delivery/delivery-filter";
+import { isoTime } from "@/lib/time-input";
 import { parseInput } from "@/lib/validation";
 import { ACTOR_TYPES, AUDIT_ACTIONS } from "./audit-actions";
 

@@ -1,8 +1,8 @@
 // The dashboard's Audit log page speaks the REST API's query parameters (action, actorType, actorId,
 // since, until, cursor); its actor select sends one `actor` value ("api_key", or "api_key:key_…"),
 // read here into actorType and actorId. Times from datetime-local inputs are taken as UTC.
-import { utcTime } from "@/lib/delivery/presentation/deliveries-page-query";
 import { DomainError } from "@/lib/errors";
+import { utcTime } from "@/lib/time-input";
 import { auditLogFilterFromQuery, type AuditLogFilter } from "./audit-log-filter";
 
 export type SearchParams = Record<string, string | string[] | undefined>;

@@ -1,11 +1,9 @@
 import { and, eq, gte, like, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { DELIVERY_STATUSES, deliveries } from "@/db/schema";
+import { isoTime } from "@/lib/time-input";
 import { assertStorableText, parseInput } from "@/lib/validation";
 
-const TIME_MESSAGE = "must be an ISO 8601 time, e.g. 2026-11-30T12:00:00Z";
-// (Shared with lib/audit.) zod takes year 0000, which PostgreSQL cannot store as a timestamptz (a 500 from the query before).
-export const isoTime = z.iso.datetime({ offset: true, message: TIME_MESSAGE }).refine((value) => new Date(value).getUTCFullYear() >= 1, TIME_MESSAGE);
 
 /** The filter shared by the list and the bulk replay/bury calls. */
 export const DeliveryFilter = z.object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bulkFilterFromForm, deliveriesHref, localInputValue, readDeliveriesQuery, utcTime } from "./deliveries-page-query";
+import { localInputValue, utcTime } from "@/lib/time-input";
+import { bulkFilterFromForm, deliveriesHref, readDeliveriesQuery } from "./deliveries-page-query";
 
 describe("the deliveries page reads the API's query parameters", () => {
   it("takes a datetime-local value as UTC and keeps ISO times as given", () => {

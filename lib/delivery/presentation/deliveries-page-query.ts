@@ -2,26 +2,13 @@
 // eventType, since, until, q, cursor). This reads them from the page's searchParams, accepting
 // what a datetime-local input sends (no offset, taken as UTC), and writes links back.
 import { DomainError } from "@/lib/errors";
+import { utcTime } from "@/lib/time-input";
 import { deliveryFilterFromQuery, type DeliveryFilter } from "../delivery-filter";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 export const QUERY_FIELDS = ["endpointId", "status", "eventType", "since", "until", "q"] as const;
 export type QueryValues = Partial<Record<(typeof QUERY_FIELDS)[number] | "cursor", string>>;
-
-const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
-
-/** `2026-11-30T12:00` (a datetime-local value) → `2026-11-30T12:00:00Z`; ISO times pass through. */
-export function utcTime(value: string): string {
-  if (!LOCAL_TIME.test(value)) return value;
-  return `${value.length === 16 ? `${value}:00` : value}Z`;
-}
-
-/** An ISO time → the value a datetime-local input shows (UTC, to the second); "" when unreadable. */
-export function localInputValue(value: string | undefined): string {
-  const at = value ? new Date(utcTime(value)) : null;
-  return at && !Number.isNaN(at.getTime()) ? at.toISOString().slice(0, 19) : "";
-}
 
 export interface DeliveriesQuery {
   /** What the page was asked for, normalised: the form's values and the links' parameters. */
