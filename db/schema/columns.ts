@@ -2,5 +2,4 @@
 import { timestamp } from "drizzle-orm/pg-core";
 
 /** A timestamptz, read as a Date. */
-export const tstz = (name?: string) =>
-  (name ? timestamp(name, { withTimezone: true, mode: "date" }) : timestamp({ withTimezone: true, mode: "date" }));
+export const tstz = () => timestamp({ withTimezone: true, mode: "date" });
