@@ -51,6 +51,16 @@ function firstLine(text: string): string {
   return text.split("\n").find((line) => line.trim())?.trim().slice(0, 300) ?? "";
 }
 
+/**
+ * A failed vitest test's first line. Vitest's JSON report keeps only the stack of a timeout, whose first line is
+ * its placeholder ("Error: STACK_TRACE_ERROR"), not "Test timed out": say so, with how long the test took.
+ */
+function vitestFailure(test: { failureMessages?: string[]; duration?: number }): string {
+  const line = firstLine((test.failureMessages ?? []).join("\n"));
+  if (line !== "Error: STACK_TRACE_ERROR") return line;
+  return `timed out (the test's or a hook's timeout) after ${Math.round((test.duration ?? 0) / 1000)} s`;
+}
+
 /** A suite that exits non-zero without reporting a failed test counts as one failure. */
 function suiteCrashed(name: string, why: string) {
   console.error(`[test] ${name} crashed: ${why}`);
@@ -85,7 +95,7 @@ async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string, {
   for (const file of json.testResults ?? []) {
     const failed = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === "failed");
     for (const test of failed) {
-      failures.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${test.fullName}: ${firstLine((test.failureMessages ?? []).join("\n"))}`);
+      failures.push(`${name}: ${path.relative(process.cwd(), file.name)} › ${test.fullName}: ${vitestFailure(test)}`);
     }
     const failedTests = failed.length;
     if (file.status === "failed" && failedTests === 0) suiteCrashed(name, `${file.name}: ${file.message ?? "failed"}`);

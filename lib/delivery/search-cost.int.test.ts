@@ -13,6 +13,7 @@ import { leavesOf } from "@/test/counting-reads";
 import { timeOrderedIdFloor } from "@/lib/ids";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { bucketsAround } from "@/lib/delivery/search-buckets";
+import { inWeekAt } from "@/test/partition-weeks";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -77,10 +78,13 @@ beforeAll(async () => {
   await seedDeliveryHistory({ organizationId: searcher.organizationId, idPrefix: "s", count: 3000, word: "needle" });
   await seedDeliveryHistory({ organizationId: neighbour.organizationId, idPrefix: "n", count: 20000 });
   deep = await createOrganizationFixture("Deep");
-  // Ending an hour ago: all in one partition, the legacy one (the run's template was migrated since), as a big
-  // table's week holds them. Ending now, the newest minutes since the template went to this week's partition,
-  // a few hundred rows that the planner rightly reads whole, once per bucket asked: the count would follow the clock.
-  await seedDeliveryHistory({ organizationId: deep.organizationId, idPrefix: "d", count: 40000, word: "thimble", timeOrdered: true, endingAt: Date.now() - 3_600_000 });
+  // Ending last Saturday noon: all in one partition, the legacy one (the run's template was migrated since), and
+  // inside one week, as a big table's week holds them. Each bucket's statement names its whole week's ids
+  // (inBucketsOf); ending now, the newest minutes since the template went to this week's partition, a few hundred
+  // rows that the planner rightly reads whole, once per bucket asked; ending an hour ago early on a Monday, this
+  // week's ids in the legacy partition are those few minutes', read whole likewise (3,647 rows read at 01:28
+  // Monday). Either way the count would follow the clock.
+  await seedDeliveryHistory({ organizationId: deep.organizationId, idPrefix: "d", count: 40000, word: "thimble", timeOrdered: true, endingAt: inWeekAt(-1, 5).getTime() });
   // Two letters, in one of the searcher's oldest bodies only: too short for a trigram index.
   await sql`update delivery_payloads set body = body || convert_to(' qz', 'UTF8') where delivery_id = ${OLD_WITH_QZ}`;
   await sql`analyze deliveries`;
