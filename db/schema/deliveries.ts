@@ -176,9 +176,14 @@ export const deliveryPayloads = pgTable(
 /**
  * received, delivered, dead: what /api/metrics counts. removed (deliveries deleted: retention, purges),
  * no_longer_delivered, no_longer_dead (a replay, a bury, a deletion took one out of that state): with them an
- * endpoint's stats tell how many it holds and in which state without counting its deliveries.
+ * endpoint's stats tell how many it holds and in which state without counting its deliveries. retrying (+1 or
+ * -1: a delivery became or stopped being pending after a failed attempt of its series) is for the overview only,
+ * as are the *_by_receipt counts the roll-up makes by the deliveries' receipt minute (migration 0034).
  */
-export const DELIVERY_COUNTER_EVENTS = ["received", "delivered", "dead", "removed", "no_longer_delivered", "no_longer_dead"] as const;
+export const DELIVERY_COUNTER_EVENTS = [
+  "received", "delivered", "dead", "removed", "no_longer_delivered", "no_longer_dead", "retrying",
+  "delivered_by_receipt", "dead_by_receipt", "retrying_by_receipt",
+] as const;
 
 /**
  * What /api/metrics and an endpoint's stats count, recorded when it happens by triggers on deliveries
@@ -198,6 +203,11 @@ export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   count: integer().notNull(),
   /** When it happened (the statement's now(): a received event's is its deliveries' received_at). */
   at: tstz().notNull().defaultNow(),
+  /**
+   * The minute its deliveries were received, on the events of a change of state (the overview's hours count
+   * the deliveries received in them as they stand now); null on those of deletions, and before migration 0034.
+   */
+  receivedMinute: tstz(),
 }, (t) => [index("delivery_counter_events_endpoint_idx").on(t.endpointId)]);
 
 /** deliveryCounterEvents summed per endpoint, event and attempt count. */
@@ -236,7 +246,9 @@ export const attempts = pgTable(
 /**
  * deliveryCounterEvents received and delivered, summed per endpoint and minute (by `at`) for an endpoint's stats:
  * its last hour's traffic is then at most 60 rows a figure however busy it is, not a count of the hour's
- * deliveries. Folded in by lib/metrics/roll-up-delivery-counters.ts, which also drops minutes over two hours old.
+ * deliveries; and delivered, dead and retrying by the minute their deliveries were received (`*_by_receipt`),
+ * for the overview's hours. Folded in by lib/metrics/roll-up-delivery-counters.ts, which also drops minutes
+ * over 25 hours old.
  */
 export const deliveryCountsByMinute = pgTable(
   "delivery_counts_by_minute",

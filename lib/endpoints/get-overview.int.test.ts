@@ -8,6 +8,9 @@ import { countingReads } from "@/test/counting-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
+import { buryDelivery } from "@/lib/delivery/bury-delivery";
+import { replayDelivery } from "@/lib/delivery/replay-delivery";
+import { overviewHoursFromRows } from "@/test/overview-hours";
 import { getOverview } from "./get-overview";
 
 useTestDatabase();
@@ -138,6 +141,71 @@ describe("the overview counts receipts from the per-minute counts", () => {
       // Hour 0 is now's minute and the 59 before it (148 of one every 24 s); hour 19 a whole hour's 150.
       expect(busy!.hourly.find((h) => h.hoursAgo === 19), when).toMatchObject({ received: 150, delivered: 150 });
     }
+  });
+});
+
+const hoursFromRows = (endpointId: string) => overviewHoursFromRows(getSql(), endpointId, NOW);
+
+describe("the overview counts an endpoint's open, retrying and dead deliveries of the day by receipt", () => {
+  it("reads none of a down destination's 3,000 deliveries of the day, before and after the roll-up", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Down today" });
+    // Down for the last 20 hours: one delivery every 24 s, every other one failed twice and waiting for its
+    // next attempt, one in 100 given up; the rest never tried (a paused endpoint's, or queued).
+    const minute = new Date(Math.floor(NOW.getTime() / 60_000) * 60_000);
+    await getSql()`
+      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, attempt_count, auto_attempt_count)
+      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_down_' || g,
+        case when g % 100 = 0 then 'dead' else 'pending' end, 2,
+        ${minute}::timestamptz - g * interval '24 seconds', ${minute}::timestamptz - g * interval '24 seconds', ${NOW}::timestamptz,
+        case when g % 2 = 0 then 2 else 0 end, case when g % 2 = 0 then 2 else 0 end
+      from generate_series(0, 2999) g`;
+    await getSql()`analyze deliveries`;
+    const hours = await hoursFromRows(endpoint.id);
+    expect(hours.reduce((sum, h) => sum + h.retrying, 0)).toBe(1470);
+    for (const when of ["not folded yet", "folded"]) {
+      if (when === "folded") await rollUpDeliveryCounters();
+      const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
+      const [down] = read.result.endpoints;
+      expect(read.entries, when).toBeLessThan(50); // the backlog's first entry, not 3,000 open deliveries
+      expect(down!.last24h, when).toEqual({ received: 3000, delivered: 0, dead: 30, waiting: 2970, successRate: 0, refused: 0 });
+      expect(down!.hourly, when).toEqual(hours);
+    }
+  });
+
+  it("follows every change of state: claims, failures, an attempt not counted, deliveries, give-ups, replays and buries", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Busy day" });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const id = newId("dlv");
+      ids.push(id);
+      const receivedAt = ago(30 + i * 2111); // across the day, a few in an hour
+      await getDb().insert(deliveries).values({ id, organizationId: org.organizationId, endpointId: endpoint.id, externalId: `evt_${i}`, status: "pending", sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt });
+    }
+    const sql = getSql();
+    // The engine's writes, as its statements make them (claimed-attempt.ts, finish-attempt.ts); replays and buries by their own code.
+    const steps: Record<string, (id: string) => Promise<unknown>> = {
+      claim: (id) => sql`update deliveries set status = 'delivering', attempt_count = attempt_count + 1, auto_attempt_count = auto_attempt_count + 1 where id = ${id} and status = 'pending'`,
+      fail: (id) => sql`update deliveries set status = 'pending' where id = ${id} and status = 'delivering'`,
+      notCounted: (id) => sql`update deliveries set status = 'pending', auto_attempt_count = auto_attempt_count - 1 where id = ${id} and status = 'delivering'`,
+      deliver: (id) => sql`update deliveries set status = 'delivered' where id = ${id} and status in ('delivering', 'dead')`,
+      giveUp: (id) => sql`update deliveries set status = 'dead' where id = ${id} and status = 'delivering'`,
+      replay: (id) => replayDelivery({ ctx: org.ctx, input: { id } }).catch(() => undefined),
+      bury: (id) => buryDelivery({ ctx: org.ctx, input: { id } }).catch(() => undefined),
+    };
+    const kinds = Object.keys(steps);
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n);
+    for (let round = 0; round < 6; round++) {
+      for (let step = 0; step < 60; step++) await steps[kinds[random(kinds.length)]!]!(ids[random(ids.length)]!);
+      if (round % 2 === 1) await rollUpDeliveryCounters();
+      const [busy] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
+      const hours = await hoursFromRows(endpoint.id);
+      expect(busy!.hourly, `round ${round}`).toEqual(hours);
+    }
+    const totals = await getSql()<{ status: string; n: number }[]>`select status, count(*)::int as n from deliveries where endpoint_id = ${endpoint.id} group by 1`;
+    expect(totals.length, "the walk reached several states").toBeGreaterThan(2);
   });
 });
 

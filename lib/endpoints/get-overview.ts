@@ -1,19 +1,18 @@
 // The dashboard's overview: every endpoint of the organization with its backlog now (how many wait,
 // how old the oldest is) and its last 24 hours hour by hour. Two statements, each a set of index
-// range scans per endpoint, reading table rows only for deliveries still open or recently dead:
+// range scans per endpoint, reading no delivery but the oldest open one:
 //   1. the open backlog: how many, from the counters (the view endpoint_delivery_counts: what the endpoint
 //      holds less its delivered and dead), and the oldest, the first entry of deliveries_endpoint_waiting_idx
 //      (endpoint_id, pending_since, id) where status in ('pending','delivering'); the oldest pending age counts
 //      from pending_since, the receipt or the latest replay (API.md);
-//   2. per endpoint and hour of the last 24 h, in one snapshot: received from the per-minute counts the roll-up
-//      keeps 25 h (delivery_counts_by_minute, and the counter events not folded yet), so their cost is the
-//      endpoint's active minutes, not its traffic (counted from deliveries_endpoint_received_idx it was an
-//      entry per delivery: ~115 ms at bench/dashboard's 10M, 8.6 million entries a call for an endpoint taking
-//      100 a second); open and retrying (deliveries_endpoint_waiting_idx over pending_since after the window's
-//      start, which pending_since >= received_at allows, then the row for its received_at, status and
-//      auto_attempt_count), dead (deliveries_endpoint_dead_idx by updated_at, which is never before
-//      received_at). Delivered is what is left: the four statuses partition the deliveries. Those two still
-//      grow with an endpoint's trouble (a destination down all day: every receipt of the day is open).
+//   2. per endpoint and hour of the last 24 h, in one snapshot, from the per-minute counts the roll-up keeps 25 h
+//      (delivery_counts_by_minute, and the counter events not folded yet), so their cost is the endpoint's
+//      active minutes, not its traffic nor its trouble: received (by `at`, its receipt's minute), and delivered,
+//      dead and retrying by the minute their deliveries were received (the triggers give each change of state
+//      that minute, migration 0034). Open is what is left: the four statuses partition the deliveries. Counted
+//      from the rows, an endpoint's receipts were an entry per delivery (~115 ms at bench/dashboard's 10M), and
+//      its open ones a row each: a destination down all day made the overview read the day (1,000,000 pending:
+//      850-980 ms a call).
 // The window is minutes, as the counts keep them: the 1,440 up to now's, hour 0 the newest 60, a delivery in
 // the hour of its received_at's minute. Every figure of the window is about the deliveries received in it, as
 // they stand now; the success rate is delivered ÷ settled (delivered + dead), so what still waits (a replay
@@ -77,7 +76,7 @@ export interface Overview {
 }
 
 type BacklogRow = { id: string; name: string; provider: string; paused: boolean; alertPendingAgeSeconds: number | null; pending: string | number; oldestPendingAgeSeconds: string | number; refused: string | number };
-type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; retrying: string | number; dead: string | number };
+type HourRow = { endpointId: string; hoursAgo: number; received: string | number; delivered: string | number; dead: string | number; retrying: string | number };
 
 /** `input.now` fixes the clock (tests); by default the server's. */
 export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now?: Date } }): Promise<Overview> {
@@ -101,37 +100,27 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const nowMinute = new Date(Math.floor(Date.parse(now) / 60_000) * 60_000).toISOString();
   const firstMinute = new Date(Date.parse(nowMinute) - (OVERVIEW_HOURS * 60 - 1) * 60_000).toISOString();
   const hoursAgo = (minute: SQL) => sql`floor(extract(epoch from ${nowMinute}::timestamptz - ${minute}) / 3600)::int`;
-  const inWindow = sql`d.id >= ${idFloor} and d.received_at >= ${firstMinute}::timestamptz and d.received_at < ${nowMinute}::timestamptz + interval '1 minute'`;
-  const receiptMinute = sql`date_trunc('minute', d.received_at)`;
+  const receiptCounts = sql.raw(`'received', 'delivered_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
   const hours = await ctx.db.execute<HourRow>(sql`
-    with eps as (select id from endpoints where organization_id = ${ctx.organizationId})
-    select endpoint_id as "endpointId", hours_ago as "hoursAgo", sum(received) as "received", sum(open) as "open",
-      sum(retrying) as "retrying", sum(dead) as "dead"
-    from (
-      select e.id as endpoint_id, ${hoursAgo(sql`r.minute`)} as hours_ago, sum(r.count) as received, 0 as open, 0 as retrying, 0 as dead
-      from eps e cross join lateral (
-        select c.minute, c.count from delivery_counts_by_minute c
-        where c.endpoint_id = e.id and c.event = 'received' and c.minute >= ${firstMinute}::timestamptz and c.minute <= ${nowMinute}::timestamptz
-        union all
-        -- Not folded yet (the roll-up runs every minute): a received event's at is its receipt's minute (the
-        -- receipt's time itself for events written before migration 0032).
-        select date_trunc('minute', v.at), v.count from delivery_counter_events v
-        where v.endpoint_id = e.id and v.event = 'received' and v.at >= ${firstMinute}::timestamptz
-          and v.at < ${nowMinute}::timestamptz + interval '1 minute') r
-      group by 1, 2
+    select e.id as "endpointId", ${hoursAgo(sql`c.minute`)} as "hoursAgo",
+      coalesce(sum(c.count) filter (where c.event = 'received'), 0) as "received",
+      coalesce(sum(c.count) filter (where c.event = 'delivered_by_receipt'), 0) as "delivered",
+      coalesce(sum(c.count) filter (where c.event = 'dead_by_receipt'), 0) as "dead",
+      coalesce(sum(c.count) filter (where c.event = 'retrying_by_receipt'), 0) as "retrying"
+    from endpoints e cross join lateral (
+      select c.minute, c.event, c.count from delivery_counts_by_minute c
+      where c.endpoint_id = e.id and c.event in (${receiptCounts}) and c.minute >= ${firstMinute}::timestamptz and c.minute <= ${nowMinute}::timestamptz
       union all
-      select e.id, ${hoursAgo(receiptMinute)}, 0, count(*), count(*) filter (where d.status = 'pending' and d.auto_attempt_count > 0), 0
-      from eps e cross join lateral (
-        select d.received_at, d.status, d.auto_attempt_count from deliveries d
-        where d.endpoint_id = e.id and d.status in ('pending', 'delivering') and d.pending_since >= ${firstMinute}::timestamptz and ${inWindow}) d
-      group by 1, 2
+      -- Not folded yet (the roll-up runs every minute): a received event's at is its receipt's minute (the
+      -- receipt's time itself for events written before migration 0032); the others carry their receipt's
+      -- minute (from migration 0034), counted as the roll-up counts them.
+      select date_trunc('minute', v.at), 'received', v.count from delivery_counter_events v
+      where v.endpoint_id = e.id and v.event = 'received' and v.at >= ${firstMinute}::timestamptz
+        and v.at < ${nowMinute}::timestamptz + interval '1 minute'
       union all
-      select e.id, ${hoursAgo(receiptMinute)}, 0, 0, 0, count(*)
-      from eps e cross join lateral (
-        select d.received_at from deliveries d
-        where d.endpoint_id = e.id and d.status = 'dead' and d.updated_at >= ${firstMinute}::timestamptz and ${inWindow}) d
-      group by 1, 2
-    ) counts
+      select v.received_minute, r.counted, r.n from delivery_counter_events v cross join lateral inbox_receipt_count(v.event, v.count) r
+      where v.endpoint_id = e.id and v.received_minute >= ${firstMinute}::timestamptz and v.received_minute <= ${nowMinute}::timestamptz) c
+    where e.organization_id = ${ctx.organizationId}
     group by 1, 2`);
 
   const byEndpoint = new Map<string, HourRow[]>();
@@ -144,11 +133,11 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
       const totals = { received: 0, delivered: 0, dead: 0, waiting: 0 };
       for (const hour of rows) {
         const bucket = hourly[OVERVIEW_HOURS - 1 - Math.min(OVERVIEW_HOURS - 1, Math.max(0, hour.hoursAgo))]!;
-        const [open, dead] = [Number(hour.open), Number(hour.dead)];
-        // Never fewer received than open and dead: a roll-up of older code (minutes kept 2 hours) running
-        // beside an upgrade drops the older minutes' counts, and then delivered would come out negative.
-        const received = Math.max(Number(hour.received), open + dead);
-        const delivered = received - open - dead;
+        const [delivered, dead] = [Number(hour.delivered), Number(hour.dead)];
+        // Never fewer received than settled: a roll-up of older code running beside an upgrade drops counts
+        // (minutes kept 2 hours before 0032; receipt minutes before 0034), and then open would come out negative.
+        const received = Math.max(Number(hour.received), delivered + dead);
+        const open = received - delivered - dead;
         Object.assign(bucket, { received: bucket.received + received, delivered: bucket.delivered + delivered, dead: bucket.dead + dead, retrying: bucket.retrying + Number(hour.retrying) });
         Object.assign(totals, { received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + dead, waiting: totals.waiting + open });
       }

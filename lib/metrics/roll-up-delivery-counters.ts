@@ -1,6 +1,7 @@
 // Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
-// became delivered or dead) into delivery_counters, so what /api/metrics reads stays small, and received and
-// delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's last 24 hours.
+// became delivered or dead, or stopped being so) into delivery_counters, so what /api/metrics reads stays small,
+// received and delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's
+// last 24 hours, and delivered, dead and retrying there by receipt minute for the overview's hours.
 // One statement: the rows it deletes are exactly the ones it adds, and a concurrent run skips the rows this one
 // took. Events of endpoints deleted meanwhile are dropped.
 import type postgres from "postgres";
@@ -13,17 +14,23 @@ const KEPT_MINUTES = 25 * 60;
 export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<number> {
   const [row] = await sql<{ folded: string }[]>`
     with moved as (
-      delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count, at
+      delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count, at, received_minute
     ), by_minute as (
       insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
-      select m.endpoint_id, m.event, date_trunc('minute', m.at), sum(m.count) from moved m
-      where m.event in ('received', 'delivered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
-        and exists (select 1 from endpoints e where e.id = m.endpoint_id)
+      select endpoint_id, event, minute, sum(count) from (
+        select m.endpoint_id, m.event, date_trunc('minute', m.at) as minute, m.count from moved m
+        where m.event in ('received', 'delivered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
+        union all
+        select m.endpoint_id, r.counted, m.received_minute, r.n from moved m cross join lateral inbox_receipt_count(m.event, m.count) r
+        where m.received_minute > now() - make_interval(secs => ${KEPT_MINUTES * 60})
+      ) counted
+      where exists (select 1 from endpoints e where e.id = counted.endpoint_id)
       group by 1, 2, 3
       order by 1, 2, 3
       on conflict (endpoint_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
     ), summed as (
-      select endpoint_id, organization_id, event, attempts, sum(count) as count from moved group by 1, 2, 3, 4
+      -- retrying is the overview's, by receipt minute only (above).
+      select endpoint_id, organization_id, event, attempts, sum(count) as count from moved where event <> 'retrying' group by 1, 2, 3, 4
     ), added as (
       insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
       select s.endpoint_id, s.organization_id, s.event, s.attempts, s.count from summed s
