@@ -73,15 +73,16 @@ runBench("inbox_bench_overview", async ({ database, destination, startProduct })
     const chunk = 100_000;
     const step = SPAN_MS / count;
     for (let from = 0; from < count; from += chunk) {
+      // Ids made at their receipt, as ingest makes them (lib/ids.ts): the time, then 15 characters of their own.
       await bench`
         insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, status, received_at, pending_since, updated_at,
           parked_at, attempt_count, auto_attempt_count)
-        select 'dlv_' || ${tag} || lpad(g::text, 20, '0'), ${organizationId}, ${endpointId}, ${tag} || '_' || g, 'bench.event', 900,
-          case when ${tag === "down"} then (case when g % 100 = 0 then 'dead' else 'pending' end) else 'delivered' end,
-          now() - ${SPAN_MS} * interval '1 ms' + g * ${step} * interval '1 ms', now() - ${SPAN_MS} * interval '1 ms' + g * ${step} * interval '1 ms', now(),
-          case when ${tag === "down"} and g % 100 <> 0 then now() - ${SPAN_MS} * interval '1 ms' + g * ${step} * interval '1 ms' end,
+        select inbox_time_ordered_id_floor('dlv', t) || ${tag} || lpad(g::text, ${15 - tag.length}::int, '0'), ${organizationId}, ${endpointId}, ${tag} || '_' || g,
+          'bench.event', 900, case when ${tag === "down"} then (case when g % 100 = 0 then 'dead' else 'pending' end) else 'delivered' end,
+          t, t, now(), case when ${tag === "down"} and g % 100 <> 0 then t end,
           case when g % 3 = 0 or ${tag !== "down"} then 2 else 0 end, case when g % 3 = 0 or ${tag !== "down"} then 2 else 0 end
-        from generate_series(${from}::int, ${Math.min(count, from + chunk) - 1}::int) g`;
+        from generate_series(${from}::int, ${Math.min(count, from + chunk) - 1}::int) g,
+          lateral (select now() - ${SPAN_MS} * interval '1 ms' + g * ${step}::float8 * interval '1 ms' as t) r`;
     }
   }
 });

@@ -48,13 +48,17 @@ BEGIN
 END
 $$;--> statement-breakpoint
 -- What an event counts by its deliveries' receipt minute, signed: the one mapping for the roll-up and for the
--- overview's reading of the events not folded yet. A deletion's events carry no receipt minute: a delivery removed
--- counts as it last stood (only a deleted endpoint's go within a day of their receipt).
+-- overview's reading of the events not folded yet. Open is counted, not delivered: a healthy endpoint's minutes
+-- net to no open delivery, and the roll-up keeps no row of 0, so the overview reads its received counts alone;
+-- delivered is what is left. A deletion's events carry no receipt minute: a delivery removed counts as it last
+-- stood (only a deleted endpoint's go within a day of their receipt).
 CREATE FUNCTION inbox_receipt_count(event text, count integer) RETURNS TABLE (counted text, n integer)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT v.counted, v.sign * count FROM (VALUES
-    ('delivered', 'delivered_by_receipt', 1), ('no_longer_delivered', 'delivered_by_receipt', -1),
-    ('dead', 'dead_by_receipt', 1), ('no_longer_dead', 'dead_by_receipt', -1),
+    ('received', 'open_by_receipt', 1),
+    ('delivered', 'open_by_receipt', -1), ('no_longer_delivered', 'open_by_receipt', 1),
+    ('dead', 'open_by_receipt', -1), ('dead', 'dead_by_receipt', 1),
+    ('no_longer_dead', 'open_by_receipt', 1), ('no_longer_dead', 'dead_by_receipt', -1),
     ('retrying', 'retrying_by_receipt', 1)) v(event, counted, sign)
   WHERE v.event = inbox_receipt_count.event
 $$;--> statement-breakpoint
@@ -65,7 +69,7 @@ INSERT INTO delivery_counts_by_minute (endpoint_id, event, minute, count)
 SELECT e.id, r.counted, r.minute, r.count FROM endpoints e CROSS JOIN LATERAL (
   SELECT s.counted, date_trunc('minute', d.received_at) AS minute, count(*) AS count FROM deliveries d
   CROSS JOIN LATERAL (VALUES
-    (CASE d.status WHEN 'delivered' THEN 'delivered_by_receipt' WHEN 'dead' THEN 'dead_by_receipt' END),
+    (CASE WHEN d.status IN ('pending', 'delivering') THEN 'open_by_receipt' WHEN d.status = 'dead' THEN 'dead_by_receipt' END),
     (CASE WHEN d.status = 'pending' AND d.auto_attempt_count > 0 THEN 'retrying_by_receipt' END)) s(counted)
   WHERE d.endpoint_id = e.id AND d.received_at >= date_trunc('minute', now()) - interval '25 hours' AND s.counted IS NOT NULL
   GROUP BY 1, 2) r

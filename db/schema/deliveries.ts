@@ -182,7 +182,7 @@ export const deliveryPayloads = pgTable(
  */
 export const DELIVERY_COUNTER_EVENTS = [
   "received", "delivered", "dead", "removed", "no_longer_delivered", "no_longer_dead", "retrying",
-  "delivered_by_receipt", "dead_by_receipt", "retrying_by_receipt",
+  "open_by_receipt", "dead_by_receipt", "retrying_by_receipt",
 ] as const;
 
 /**
@@ -246,8 +246,8 @@ export const attempts = pgTable(
 /**
  * deliveryCounterEvents received and delivered, summed per endpoint and minute (by `at`) for an endpoint's stats:
  * its last hour's traffic is then at most 60 rows a figure however busy it is, not a count of the hour's
- * deliveries; and delivered, dead and retrying by the minute their deliveries were received (`*_by_receipt`),
- * for the overview's hours. Folded in by lib/metrics/roll-up-delivery-counters.ts, which also drops minutes
+ * deliveries; and open, dead and retrying by the minute their deliveries were received (`*_by_receipt`, no row
+ * of 0), for the overview's hours. Folded in by lib/metrics/roll-up-delivery-counters.ts, which also drops minutes
  * over 25 hours old.
  */
 export const deliveryCountsByMinute = pgTable(

@@ -173,6 +173,22 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
     }
   });
 
+  it("keeps no count for a minute whose deliveries have all settled, so a healthy endpoint's hours read its receipts alone", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Settles" });
+    await insert(org.organizationId, endpoint.id, "pending", ago(600));
+    await insert(org.organizationId, endpoint.id, "pending", ago(600));
+    const counts = async () => getSql()<{ event: string; count: number }[]>`
+      select event, count from delivery_counts_by_minute where endpoint_id = ${endpoint.id} and event like '%_by_receipt' order by event`;
+    await rollUpDeliveryCounters();
+    expect(await counts()).toEqual([{ event: "open_by_receipt", count: 2 }]);
+    await getSql()`update deliveries set status = 'delivered' where endpoint_id = ${endpoint.id}`;
+    await rollUpDeliveryCounters();
+    expect(await counts()).toEqual([]);
+    const [settles] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
+    expect(settles!.last24h).toMatchObject({ received: 2, delivered: 2, dead: 0, waiting: 0 });
+  });
+
   it("follows every change of state: claims, failures, an attempt not counted, deliveries, give-ups, replays and buries", async () => {
     const org = await createOrganizationFixture();
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Busy day" });

@@ -7,9 +7,10 @@
 //      from pending_since, the receipt or the latest replay (API.md);
 //   2. per endpoint and hour of the last 24 h, in one snapshot, from the per-minute counts the roll-up keeps 25 h
 //      (delivery_counts_by_minute, and the counter events not folded yet), so their cost is the endpoint's
-//      active minutes, not its traffic nor its trouble: received (by `at`, its receipt's minute), and delivered,
-//      dead and retrying by the minute their deliveries were received (the triggers give each change of state
-//      that minute, migration 0034). Open is what is left: the four statuses partition the deliveries. Counted
+//      active minutes, not its traffic nor its trouble: received (by `at`, its receipt's minute), and open, dead
+//      and retrying by the minute their deliveries were received (the triggers give each receipt and change of
+//      state that minute, migration 0034; a minute with none open keeps no row, so a healthy endpoint's cost is
+//      its received counts). Delivered is what is left: the four statuses partition the deliveries. Counted
 //      from the rows, an endpoint's receipts were an entry per delivery (~115 ms at bench/dashboard's 10M), and
 //      its open ones a row each: a destination down all day made the overview read the day (1,000,000 pending:
 //      850-980 ms a call).
@@ -76,7 +77,7 @@ export interface Overview {
 }
 
 type BacklogRow = { id: string; name: string; provider: string; paused: boolean; alertPendingAgeSeconds: number | null; pending: string | number; oldestPendingAgeSeconds: string | number; refused: string | number };
-type HourRow = { endpointId: string; hoursAgo: number; received: string | number; delivered: string | number; dead: string | number; retrying: string | number };
+type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; dead: string | number; retrying: string | number };
 
 /** `input.now` fixes the clock (tests); by default the server's. */
 export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now?: Date } }): Promise<Overview> {
@@ -100,11 +101,11 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const nowMinute = new Date(Math.floor(Date.parse(now) / 60_000) * 60_000).toISOString();
   const firstMinute = new Date(Date.parse(nowMinute) - (OVERVIEW_HOURS * 60 - 1) * 60_000).toISOString();
   const hoursAgo = (minute: SQL) => sql`floor(extract(epoch from ${nowMinute}::timestamptz - ${minute}) / 3600)::int`;
-  const receiptCounts = sql.raw(`'received', 'delivered_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
+  const receiptCounts = sql.raw(`'received', 'open_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
   const hours = await ctx.db.execute<HourRow>(sql`
     select e.id as "endpointId", ${hoursAgo(sql`c.minute`)} as "hoursAgo",
       coalesce(sum(c.count) filter (where c.event = 'received'), 0) as "received",
-      coalesce(sum(c.count) filter (where c.event = 'delivered_by_receipt'), 0) as "delivered",
+      coalesce(sum(c.count) filter (where c.event = 'open_by_receipt'), 0) as "open",
       coalesce(sum(c.count) filter (where c.event = 'dead_by_receipt'), 0) as "dead",
       coalesce(sum(c.count) filter (where c.event = 'retrying_by_receipt'), 0) as "retrying"
     from endpoints e cross join lateral (
@@ -133,11 +134,11 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
       const totals = { received: 0, delivered: 0, dead: 0, waiting: 0 };
       for (const hour of rows) {
         const bucket = hourly[OVERVIEW_HOURS - 1 - Math.min(OVERVIEW_HOURS - 1, Math.max(0, hour.hoursAgo))]!;
-        const [delivered, dead] = [Number(hour.delivered), Number(hour.dead)];
-        // Never fewer received than settled: a roll-up of older code running beside an upgrade drops counts
-        // (minutes kept 2 hours before 0032; receipt minutes before 0034), and then open would come out negative.
-        const received = Math.max(Number(hour.received), delivered + dead);
-        const open = received - delivered - dead;
+        const [open, dead] = [Number(hour.open), Number(hour.dead)];
+        // Never fewer received than open and dead: a roll-up of older code running beside an upgrade drops
+        // counts (minutes kept 2 hours before 0032; receipt minutes before 0034), and then delivered would come out negative.
+        const received = Math.max(Number(hour.received), open + dead);
+        const delivered = received - open - dead;
         Object.assign(bucket, { received: bucket.received + received, delivered: bucket.delivered + delivered, dead: bucket.dead + dead, retrying: bucket.retrying + Number(hour.retrying) });
         Object.assign(totals, { received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + dead, waiting: totals.waiting + open });
       }

@@ -1,7 +1,7 @@
 // Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
 // became delivered or dead, or stopped being so) into delivery_counters, so what /api/metrics reads stays small,
 // received and delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's
-// last 24 hours, and delivered, dead and retrying there by receipt minute for the overview's hours.
+// last 24 hours, and open, dead and retrying there by receipt minute for the overview's hours.
 // One statement: the rows it deletes are exactly the ones it adds, and a concurrent run skips the rows this one
 // took. Events of endpoints deleted meanwhile are dropped.
 import type postgres from "postgres";
@@ -12,7 +12,7 @@ const KEPT_MINUTES = 25 * 60;
 
 /** Run every minute by the worker (jobs/roll-up-delivery-counters.ts); returns how many event rows it folded. */
 export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<number> {
-  const [row] = await sql<{ folded: string }[]>`
+  const [row] = await sql<{ folded: string; zeros: { endpoint_id: string; event: string; minute: string }[] | null }[]>`
     with moved as (
       delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count, at, received_minute
     ), by_minute as (
@@ -26,8 +26,10 @@ export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgre
       ) counted
       where exists (select 1 from endpoints e where e.id = counted.endpoint_id)
       group by 1, 2, 3
+      having sum(count) <> 0
       order by 1, 2, 3
       on conflict (endpoint_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
+      returning endpoint_id, event, minute, count
     ), summed as (
       -- retrying is the overview's, by receipt minute only (above).
       select endpoint_id, organization_id, event, attempts, sum(count) as count from moved where event <> 'retrying' group by 1, 2, 3, 4
@@ -39,7 +41,16 @@ export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgre
       on conflict (endpoint_id, event, attempts) do update set count = delivery_counters.count + excluded.count
       returning 1
     )
-    select (select count(*) from moved) as folded, (select count(*) from added) as groups`;
+    select (select count(*) from moved) as folded, (select count(*) from added) as groups,
+      (select json_agg(json_build_object('endpoint_id', endpoint_id, 'event', event, 'minute', minute)) from by_minute where count = 0) as zeros`;
+  // A minute whose deliveries are all settled counts 0 open: no row, so a healthy endpoint's overview reads its
+  // received counts alone. Removed in a statement of its own (one statement sees not its own upsert's rows),
+  // and only while still 0: absent and 0 read the same.
+  const zeros = row!.zeros ?? [];
+  if (zeros.length > 0) {
+    await sql`delete from delivery_counts_by_minute c using json_to_recordset(${JSON.stringify(zeros)}::text::json) z(endpoint_id text, event text, minute timestamptz)
+      where c.endpoint_id = z.endpoint_id and c.event = z.event and c.minute = z.minute and c.count = 0`;
+  }
   await sql`delete from delivery_counts_by_minute where minute < now() - make_interval(secs => ${KEPT_MINUTES * 60})`;
   return Number(row!.folded);
 }
