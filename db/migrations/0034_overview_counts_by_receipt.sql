@@ -2,7 +2,7 @@
 -- an index entry and a row per open delivery, so an endpoint whose destination was down all day made its
 -- organization's overview read the whole day (1,000,000 pending: 850-980 ms a call), just when it is looked at.
 -- It now reads per-minute counts of them by receipt minute, kept 25 hours as the received counts are (0032).
--- The triggers give each change of state the minute its delivery was received; the roll-up
+-- The triggers give each receipt and change of state the minute its delivery was received; the roll-up
 -- (lib/metrics/roll-up-delivery-counters.ts) sums them by it, through inbox_receipt_count.
 ALTER TABLE "delivery_counter_events" ADD COLUMN "received_minute" timestamp with time zone;--> statement-breakpoint
 -- A delivery became, or stopped being, pending after a failed attempt of its series (the overview's retrying):
@@ -63,7 +63,7 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   WHERE v.event = inbox_receipt_count.event
 $$;--> statement-breakpoint
 -- The last 25 hours' receipts as they stand, counted once from the deliveries (an entry and a row each, per
--- endpoint: seconds at ten million a day, while ingest waits). The events written before this migration carry
+-- endpoint: 2.7-2.8 s for a million, warm, while ingest waits). The events written before this migration carry
 -- no receipt minute, so nothing is counted twice.
 INSERT INTO delivery_counts_by_minute (endpoint_id, event, minute, count)
 SELECT e.id, r.counted, r.minute, r.count FROM endpoints e CROSS JOIN LATERAL (
