@@ -6,5 +6,6 @@ export * from "./schema/workers";
 export * from "./schema/alerts";
 export * from "./schema/auth";
 export * from "./schema/deliveries";
+export * from "./schema/counters";
 export * from "./schema/quarantine";
 export * from "./schema/teams";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createCtx } from "@/lib/context";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, onlineIndexesBefore0033, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
 import { overviewHoursFromRows } from "@/test/overview-hours";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { migrateDatabase } from "./migrate";
