@@ -5,7 +5,7 @@ import { signOut } from "@/lib/auth/auth";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { registerAccount } from "@/lib/auth/register-account";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
-import { clientAddress } from "@/lib/http/client-address";
+import { throttleAddress } from "@/lib/http/client-address";
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
@@ -17,7 +17,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
   return runFormAction(async () => {
     const email = field(form, "email");
     const input = { email, password: field(form, "password"), organizationName: field(form, "organizationName") };
-    await registerAccount(input, clientAddress(await headers()));
+    await registerAccount(input, throttleAddress(await headers()));
     return signInWithPassword(email, field(form, "password"));
   }, form);
 }

@@ -5,7 +5,7 @@ import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { PasswordHashingBusyError } from "@/lib/crypto/password";
 import { DomainError, TooManyRequestsError } from "@/lib/errors";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress, throttleAddress } from "@/lib/http/client-address";
 import { acceptInvitation } from "@/lib/invitations/accept-invitation";
 import { authenticateUser } from "@/lib/organizations/authenticate-user";
 import { describeError } from "@/lib/logging/describe-error";
@@ -44,7 +44,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(credentials, request) {
         try {
           const address = clientAddress(request.headers);
-          const user = await authenticateUser({ email: credentials?.email, password: credentials?.password, address });
+          const user = await authenticateUser({ email: credentials?.email, password: credentials?.password, address: throttleAddress(request.headers) });
           if (!user) return null;
           const organizationId = credentials?.invitationToken
             ? (await acceptInvitation({ token: String(credentials.invitationToken), userId: user.userId, ip: address })).organizationId

@@ -7,8 +7,11 @@ import { acceptInvitationWithNewAccount } from "@/lib/invitations/accept-invitat
  * sign-up form (a weak password is refused before it counts), then the account joins the inviting
  * organization (lib/invitations/accept-invitation-with-new-account.ts).
  */
-export async function registerInvitedAccount(input: { token: string; password: string; name?: string | null }, address: string | null) {
-  if (!passwordProblem(input.password)) await countSignUp(address);
-  return acceptInvitationWithNewAccount({ ...input, ip: address });
+export async function registerInvitedAccount(
+  input: { token: string; password: string; name?: string | null },
+  source: { ip: string | null; throttle: string | null },
+) {
+  if (!passwordProblem(input.password)) await countSignUp(source.throttle);
+  return acceptInvitationWithNewAccount({ ...input, ip: source.ip });
 }
 

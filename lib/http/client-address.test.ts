@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { clientAddress } from "./client-address";
+import { clientAddress, throttleAddress } from "./client-address";
 
 const saved = { proxies: process.env.TRUSTED_PROXIES, hook: process.env.INBOX_PEER_ADDRESS_APPENDED };
 afterEach(() => {
@@ -52,5 +52,21 @@ describe("clientAddress walks X-Forwarded-For from the right, past trusted proxi
   it("knows nothing without the web server's peer hook (next dev, a bare next start)", () => {
     delete process.env.INBOX_PEER_ADDRESS_APPENDED;
     expect(from("6.6.6.6")).toBeNull();
+  });
+});
+
+describe("throttleAddress: what a per-address throttle counts a request under", () => {
+  const throttled = (forwardedFor: string) => throttleAddress(new Headers({ "x-forwarded-for": forwardedFor }));
+
+  it("is the client's address, or one shared 'unparseable' when a trusted hop passed on no address", () => {
+    process.env.INBOX_PEER_ADDRESS_APPENDED = "1";
+    process.env.TRUSTED_PROXIES = "127.0.0.1";
+    expect(throttled("6.6.6.6, 127.0.0.1")).toBe("6.6.6.6");
+    expect(throttled("garbage, 127.0.0.1")).toBe("unparseable");
+    expect(throttled("6.6.6.6, 999.0.0.1, 127.0.0.1")).toBe("unparseable");
+    // clientAddress, for records, still says it does not know.
+    expect(from("garbage, 127.0.0.1")).toBeNull();
+    delete process.env.INBOX_PEER_ADDRESS_APPENDED;
+    expect(throttled("garbage, 127.0.0.1")).toBeNull();
   });
 });

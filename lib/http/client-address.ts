@@ -35,19 +35,38 @@ function hopAddress(hop: string): string | null {
   return canonicalAddress(bare);
 }
 
+/** The client's address from X-Forwarded-For; `unparseable` when a hop we trust passed on something that is no address. */
+function forwardedClient(headers: Headers): { address: string | null; unparseable: boolean } {
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  const proxies = trustedProxies();
+  let address: string | null = null;
+  for (let index = hops.length - 1; index >= 0; index--) {
+    address = hopAddress(hops[index]!);
+    if (!address) return { address: null, unparseable: true };
+    if (!proxies.check(address, isIP(address) === 4 ? "ipv4" : "ipv6")) return { address, unparseable: false };
+  }
+  return { address, unparseable: false }; // every hop is a trusted proxy: the furthest one is all we know
+}
+
 /**
  * The client's address, or null when it cannot be known: the server was not started with the peer
  * hook (`next dev`, a bare `next start`), or a hop we trust passed on something that is no address.
  */
 export function clientAddress(headers: Headers): string | null {
   if (process.env.INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
-  const proxies = trustedProxies();
-  let address: string | null = null;
-  for (let index = hops.length - 1; index >= 0; index--) {
-    address = hopAddress(hops[index]!);
-    if (!address) return null;
-    if (!proxies.check(address, isIP(address) === 4 ? "ipv4" : "ipv6")) return address;
-  }
-  return address; // every hop is a trusted proxy: the furthest one is all we know
+  return forwardedClient(headers).address;
+}
+
+/** What every hop that does not parse counts as in a throttle: one shared address, never none. */
+export const UNPARSEABLE_ADDRESS = "unparseable";
+
+/**
+ * The address a throttle counts a request under: the client's address, or UNPARSEABLE_ADDRESS when a
+ * trusted hop passed on something that is no address (so a forged hop cannot dodge a per-address limit);
+ * null only when no address can be known at all (no peer hook).
+ */
+export function throttleAddress(headers: Headers): string | null {
+  if (process.env.INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
+  const { address, unparseable } = forwardedClient(headers);
+  return unparseable ? UNPARSEABLE_ADDRESS : address;
 }
