@@ -1,6 +1,6 @@
 // What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
 // received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
-import { and, asc, count, eq, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
@@ -25,9 +25,12 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: 
       .where(and(eq(endpoints.id, filter.endpointId), eq(endpoints.organizationId, ctx.organizationId)));
     if (!endpoint) throw new NotFoundError("Endpoint");
   }
-  // Received before now by the database's clock, which stamped received_at.
+  // Received before the call by the database's clock, which stamped received_at: fixed once, as the
+  // selection is read in pages over several statements.
   const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
-  const where = and(deliveryFilterWhere(ctx.organizationId, idFloor, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, sql`now()`))!;
+  const [clock] = await ctx.db.execute<{ now: string }>(sql`select now()::text as now`);
+  const cutoff = sql`${clock!.now}::timestamptz`;
+  const where = and(deliveryFilterWhere(ctx.organizationId, idFloor, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, cutoff))!;
   return { filter, where };
 }
 
@@ -36,12 +39,33 @@ export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The ids selected, in chunks of BULK_CHUNK. */
-export async function selectionChunks(ctx: Ctx, where: SQL): Promise<string[][]> {
-  const rows = await ctx.db.select({ id: deliveries.id }).from(deliveries).where(where);
-  const chunks: string[][] = [];
-  for (let i = 0; i < rows.length; i += BULK_CHUNK) chunks.push(rows.slice(i, i + BULK_CHUNK).map((row) => row.id));
-  return chunks;
+/** One page of a selection: its ids, and whether it is the last. */
+export interface SelectionPage {
+  ids: string[];
+  last: boolean;
+}
+
+/**
+ * The ids selected, a page of BULK_CHUNK at a time, newest first: each page is read when the one before has
+ * been changed, so a selection of millions never sits in memory whole. Walked by (received_at, id) after
+ * the last page's end, the order of deliveries_org_received_idx; a page reads one row more to know
+ * whether another follows.
+ */
+export async function* selectionPages(ctx: Ctx, where: SQL): AsyncGenerator<SelectionPage> {
+  let after: { receivedAt: string; id: string } | null = null;
+  for (;;) {
+    const rows: { id: string; receivedAt: string }[] = await ctx.db
+      .select({ id: deliveries.id, receivedAt: sql<string>`${deliveries.receivedAt}::text` })
+      .from(deliveries)
+      .where(after ? and(where, sql`(${deliveries.receivedAt}, ${deliveries.id}) < (${after.receivedAt}::timestamptz, ${after.id})`) : where)
+      .orderBy(desc(deliveries.receivedAt), desc(deliveries.id))
+      .limit(BULK_CHUNK + 1);
+    const page = rows.slice(0, BULK_CHUNK);
+    const last = rows.length <= BULK_CHUNK;
+    if (page.length > 0) yield { ids: page.map((row) => row.id), last };
+    if (last) return;
+    after = page.at(-1)!;
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { deliverJobKey } from "@/lib/queue/enqueue";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import type { Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
-import { bulkSelection, countSelection, lockChunk, selectionChunks } from "./bulk-selection";
+import { bulkSelection, countSelection, lockChunk, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
 
 /**
@@ -21,7 +21,7 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
   const buried = await changeInChunks(ctx, {
     action: "deliveries.buried",
     filter,
-    chunks: await selectionChunks(ctx, where),
+    pages: selectionPages(ctx, where),
     change: async (tx, ids) => {
       await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db

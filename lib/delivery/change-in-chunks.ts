@@ -4,12 +4,14 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Tx } from "@/db";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
+import type { SelectionPage } from "./bulk-selection";
 import type { DeliveryFilter } from "./delivery-filter";
 
 interface BulkChange {
   action: "deliveries.replayed" | "deliveries.buried";
   filter: DeliveryFilter;
-  chunks: string[][];
+  /** The selection, page by page (lib/delivery/bulk-selection.ts selectionPages). */
+  pages: AsyncIterable<SelectionPage>;
   /** Changes one chunk's deliveries in `tx`; returns how many changed. */
   change: (tx: Ctx & { db: Tx }, ids: string[]) => Promise<number>;
 }
@@ -20,14 +22,13 @@ interface BulkChange {
  * already committed are recorded on their own (`interrupted: true`) before the error goes on, so
  * the log never misses a change that stayed.
  */
-export async function changeInChunks(ctx: Ctx, { action, filter, chunks, change }: BulkChange): Promise<number> {
+export async function changeInChunks(ctx: Ctx, { action, filter, pages, change }: BulkChange): Promise<number> {
   const target = filter.endpointId ? { type: "endpoint" as const, id: filter.endpointId } : { type: "organization" as const, id: ctx.organizationId };
   let total = 0;
   try {
-    for (const [index, ids] of chunks.entries()) {
+    for await (const { ids, last } of pages) {
       total += await withTransaction(ctx, async (tx) => {
         const changed = await change(tx, ids);
-        const last = index === chunks.length - 1;
         if (last && total + changed > 0) await recordAudit(tx, { action, target, details: { filter, count: total + changed } });
         return changed;
       });

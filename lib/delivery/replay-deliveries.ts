@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import type { Ctx } from "@/lib/context";
-import { countSelection, bulkSelection, lockChunk, selectionChunks } from "./bulk-selection";
+import { countSelection, bulkSelection, lockChunk, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
 import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
 
@@ -19,7 +19,7 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
   const replayed = await changeInChunks(ctx, {
     action: "deliveries.replayed",
     filter: selection.filter,
-    chunks: await selectionChunks(ctx, where),
+    pages: selectionPages(ctx, where),
     change: async (tx, ids) => {
       await lockChunk(tx.db, ctx.organizationId, ids);
       const rows = await tx.db
