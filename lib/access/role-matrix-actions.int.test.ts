@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { getSql } from "@/db";
 import { can, type Permission, type Role } from "@/lib/access/roles";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createCtx } from "@/lib/context";
 import { inviteMember } from "@/lib/invitations/invite-member";
 import { actionOutcome, asSession, formOf, memberWithSession } from "@/test/dashboard-session";
 import { useTestDatabase } from "@/test/db";
@@ -40,7 +41,7 @@ const ACTIONS: ActionCase[] = [
     action: "api-keys/actions.ts#createApiKeyAction", permission: "change",
     call: async (role) => {
       const { createApiKeyAction } = await action(() => import("@/app/(dashboard)/api-keys/actions"));
-      return inWorld(role, () => createApiKeyAction({}, formOf({ name: "made", role: "viewer" })));
+      return inWorld(role, () => createApiKeyAction(world().organizationId, {}, formOf({ name: "made", role: "viewer" })));
     },
   },
   {
@@ -48,7 +49,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { revokeApiKeyAction } = await action(() => import("@/app/(dashboard)/api-keys/actions"));
       const { id } = await createApiKey({ ctx: world().ctx, input: { name: "to revoke" } });
-      return inWorld(role, () => revokeApiKeyAction({}, formOf({ id })));
+      return inWorld(role, () => revokeApiKeyAction(world().organizationId, {}, formOf({ id })));
     },
   },
   {
@@ -56,7 +57,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { bulkDeliveriesAction } = await action(() => import("@/app/(dashboard)/deliveries/actions"));
       const { endpointId } = await delivery("dead");
-      return inWorld(role, () => bulkDeliveriesAction({}, formOf({ intent: "replay:confirm", endpointId })));
+      return inWorld(role, () => bulkDeliveriesAction(world().organizationId, {}, formOf({ intent: "replay:confirm", endpointId })));
     },
   },
   {
@@ -64,14 +65,14 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { deliveryAction } = await action(() => import("@/app/(dashboard)/deliveries/[id]/actions"));
       const { id } = await delivery("pending");
-      return inWorld(role, () => deliveryAction({}, formOf({ id, intent: "bury" })));
+      return inWorld(role, () => deliveryAction(world().organizationId, {}, formOf({ id, intent: "bury" })));
     },
   },
   {
     action: "endpoints/actions.ts#createEndpointAction", permission: "change",
     call: async (role) => {
       const { createEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/actions"));
-      return inWorld(role, () => createEndpointAction({}, formOf({ name: "Made", provider: "none", destinationUrl: "http://127.0.0.1:9/hook" })));
+      return inWorld(role, () => createEndpointAction(world().organizationId, {}, formOf({ name: "Made", provider: "none", destinationUrl: "http://127.0.0.1:9/hook" })));
     },
   },
   {
@@ -79,7 +80,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { updateEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
       const { id } = await endpoint();
-      return inWorld(role, () => updateEndpointAction({}, formOf({ id, name: "Renamed", maxAttempts: "3" })));
+      return inWorld(role, () => updateEndpointAction(world().organizationId, {}, formOf({ id, name: "Renamed", maxAttempts: "3" })));
     },
   },
   {
@@ -87,7 +88,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { setPausedAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
       const { id } = await endpoint();
-      return inWorld(role, () => setPausedAction(formOf({ id, paused: "true" })));
+      return inWorld(role, () => setPausedAction(world().organizationId, formOf({ id, paused: "true" })));
     },
   },
   {
@@ -95,7 +96,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { deleteEndpointAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/actions"));
       const { id, name } = await endpoint();
-      return inWorld(role, () => deleteEndpointAction({}, formOf({ id, confirmName: name })));
+      return inWorld(role, () => deleteEndpointAction(world().organizationId, {}, formOf({ id, confirmName: name })));
     },
   },
   {
@@ -103,7 +104,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { reverifyQuarantineAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/quarantine-actions"));
       const { id } = await endpoint();
-      return inWorld(role, () => reverifyQuarantineAction({}, formOf({ id, intent: "confirm" })));
+      return inWorld(role, () => reverifyQuarantineAction(world().organizationId, {}, formOf({ id, intent: "confirm" })));
     },
   },
   {
@@ -111,14 +112,14 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { rotateSecretAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/secret-actions"));
       const { id } = await endpoint();
-      return inWorld(role, () => rotateSecretAction({}, formOf({ id })));
+      return inWorld(role, () => rotateSecretAction(world().organizationId, {}, formOf({ id })));
     },
   },
   {
     action: "settings/actions.ts#updateOrganizationAction", permission: "change",
     call: async (role) => {
       const { updateOrganizationAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
-      return inWorld(role, () => updateOrganizationAction({}, formOf({ name: "Matrix", retentionDays: "11" })));
+      return inWorld(role, () => updateOrganizationAction(world().organizationId, {}, formOf({ name: "Matrix", retentionDays: "11" })));
     },
   },
   {
@@ -128,7 +129,7 @@ const ACTIONS: ActionCase[] = [
       const { deleteOrganizationAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
       const doomed = await createOrganizationFixture("Doomed");
       const member = role === "owner" ? { sessionId: await (await import("@/lib/auth/sessions/start-session")).startSession({ userId: doomed.userId, organizationId: doomed.organizationId }) } : await memberWithSession(doomed.organizationId, role);
-      return { run: () => deleteOrganizationAction({}, formOf({ confirmName: "Doomed" })), organizationId: doomed.organizationId, sessionId: member.sessionId };
+      return { run: () => deleteOrganizationAction(doomed.organizationId, {}, formOf({ confirmName: "Doomed" })), organizationId: doomed.organizationId, sessionId: member.sessionId };
     },
   },
   {
@@ -160,7 +161,7 @@ const ACTIONS: ActionCase[] = [
     action: "members/actions.ts#inviteMemberAction", permission: "manage_members",
     call: async (role) => {
       const { inviteMemberAction } = await action(() => import("@/app/(dashboard)/members/actions"));
-      return inWorld(role, () => inviteMemberAction({}, formOf({ email: newEmail(), role: "viewer" })));
+      return inWorld(role, () => inviteMemberAction(world().organizationId, {}, formOf({ email: newEmail(), role: "viewer" })));
     },
   },
   {
@@ -168,7 +169,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { withdrawInvitationAction } = await action(() => import("@/app/(dashboard)/members/actions"));
       const { id } = await inviteMember({ ctx: world().ctx, input: { email: newEmail(), role: "viewer" } });
-      return inWorld(role, () => withdrawInvitationAction({}, formOf({ id })));
+      return inWorld(role, () => withdrawInvitationAction(world().organizationId, {}, formOf({ id })));
     },
   },
   {
@@ -176,7 +177,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { changeMemberRoleAction } = await action(() => import("@/app/(dashboard)/members/actions"));
       const { userId } = await memberWithSession(world().organizationId, "viewer");
-      return inWorld(role, () => changeMemberRoleAction({}, formOf({ userId, role: "admin" })));
+      return inWorld(role, () => changeMemberRoleAction(world().organizationId, {}, formOf({ userId, role: "admin" })));
     },
   },
   {
@@ -184,7 +185,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { removeMemberAction } = await action(() => import("@/app/(dashboard)/members/actions"));
       const { userId } = await memberWithSession(world().organizationId, "viewer");
-      return inWorld(role, () => removeMemberAction({}, formOf({ userId })));
+      return inWorld(role, () => removeMemberAction(world().organizationId, {}, formOf({ userId })));
     },
   },
 ];
@@ -210,10 +211,10 @@ describe("server actions: each role's session is allowed or refused, and a refus
   it("an admin may not create an owner key, an owner may; a viewer sees the refusal and no key is made", async () => {
     const { createApiKeyAction } = await import("@/app/(dashboard)/api-keys/actions");
     const before = await organizationState(world().organizationId);
-    const refused = await asSession(world().sessions.admin, () => createApiKeyAction({}, formOf({ name: "escalate", role: "owner" })));
+    const refused = await asSession(world().sessions.admin, () => createApiKeyAction(world().organizationId, {}, formOf({ name: "escalate", role: "owner" })));
     expect(refused.error).toMatch(/only an owner may create an owner key/);
     expect(await organizationState(world().organizationId)).toEqual(before);
-    const made = await asSession(world().sessions.owner, () => createApiKeyAction({}, formOf({ name: "owner's", role: "owner" })));
+    const made = await asSession(world().sessions.owner, () => createApiKeyAction(world().organizationId, {}, formOf({ name: "owner's", role: "owner" })));
     expect(made.ok).toBe(true);
     const [row] = await getSql()`select role, created_by_user_id from api_keys where id = ${made.id!}`;
     expect(row).toEqual({ role: "owner", created_by_user_id: world().users.owner.userId });
@@ -228,6 +229,21 @@ function actionFiles(dir: string): string[] {
     return entry.isDirectory() ? actionFiles(full) : /actions\.ts$/.test(entry.name) ? [full] : [];
   });
 }
+
+describe("revoking a key takes the right to create one of its role", () => {
+  it("an admin may not revoke an owner key, the CLI's bootstrap key included; an owner may", async () => {
+    const { revokeApiKeyAction } = await import("@/app/(dashboard)/api-keys/actions");
+    const bootstrap = await createApiKey({ ctx: createCtx(world().organizationId, { type: "system" }), input: { name: "bootstrap", role: "owner" } });
+    const before = await organizationState(world().organizationId);
+    const refused = await asSession(world().sessions.admin, () => revokeApiKeyAction(world().organizationId, {}, formOf({ id: bootstrap.id })));
+    expect(refused.error).toMatch(/may not revoke owner keys/);
+    expect(await organizationState(world().organizationId)).toEqual(before);
+    const [still] = await getSql()`select revoked_at from api_keys where id = ${bootstrap.id}`;
+    expect(still!.revoked_at).toBeNull();
+    const revoked = await asSession(world().sessions.owner, () => revokeApiKeyAction(world().organizationId, {}, formOf({ id: bootstrap.id })));
+    expect(revoked).toMatchObject({ ok: true, revokedId: bootstrap.id });
+  });
+});
 
 describe("the table covers every action", () => {
   it("lists every exported function of every dashboard actions file", () => {

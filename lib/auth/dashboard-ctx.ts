@@ -4,6 +4,7 @@ import type { Session } from "next-auth";
 import { cache } from "react";
 import { requirePermission, type Permission, type Role } from "@/lib/access/roles";
 import { createCtx, type Ctx } from "@/lib/context";
+import { ConflictError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { loginPath, REQUESTED_PATH_HEADER } from "./return-path";
@@ -63,7 +64,23 @@ export async function requireDashboardSession(): Promise<DashboardSession> {
  * gets 403 `forbidden` (the form shows its message) and nothing changes. No live session → the login page.
  */
 export async function requireDashboardCtx(permission: Permission = "read"): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
-  const { organizationId, userId, role } = await requireDashboardSession();
+  return dashboardCtx(await requireDashboardSession(), permission);
+}
+
+/**
+ * requireDashboardCtx for a server action. Every dashboard action is bound on its page to the organization
+ * the page was rendered for (`action.bind(null, ctx.organizationId)`): when the session has switched to
+ * another organization since (in another tab), the action is refused (409) instead of acting on the other one.
+ */
+export async function requireActionCtx(renderedFor: string, permission: Permission): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
+  const session = await requireDashboardSession();
+  if (renderedFor !== session.organizationId) {
+    throw new ConflictError("This page was opened in another organization, and you have switched since: reload it to act here. Nothing was changed.");
+  }
+  return dashboardCtx(session, permission);
+}
+
+async function dashboardCtx({ organizationId, userId, role }: DashboardSession, permission: Permission): Promise<Ctx & { actor: { type: "user"; userId: string; role: Role } }> {
   const ip = clientAddress(await headers());
   const ctx = createCtx(organizationId, { type: "user", userId, role }, undefined, ip) as Ctx & { actor: { type: "user"; userId: string; role: Role } };
   requirePermission(ctx, permission);

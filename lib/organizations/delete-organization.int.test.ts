@@ -83,11 +83,11 @@ describe("deleting an organization", () => {
   it("is refused until its name is typed, and for anyone but an owner; nothing changes", async () => {
     const { deleteOrganizationAction } = await import("@/app/(dashboard)/settings/actions");
     const before = await counts(owner.organizationId);
-    expect(await asSession(ownerSession, () => actionOutcome(() => deleteOrganizationAction({}, formOf({ confirmName: "doomed" }))))).toBe(
+    expect(await asSession(ownerSession, () => actionOutcome(() => deleteOrganizationAction(owner.organizationId, {}, formOf({ confirmName: "doomed" }))))).toBe(
       "error: Type the organization's name, “Doomed”, to delete it.",
     );
-    expect(await asSession(viewer.sessionId, () => actionOutcome(() => deleteOrganizationAction({}, formOf({ confirmName: "Doomed" }))))).toBe("forbidden");
-    expect(await asSession(lonely.sessionId, () => actionOutcome(() => deleteOrganizationAction({}, formOf({ confirmName: "Doomed" }))))).toBe("forbidden");
+    expect(await asSession(viewer.sessionId, () => actionOutcome(() => deleteOrganizationAction(owner.organizationId, {}, formOf({ confirmName: "Doomed" }))))).toBe("forbidden");
+    expect(await asSession(lonely.sessionId, () => actionOutcome(() => deleteOrganizationAction(owner.organizationId, {}, formOf({ confirmName: "Doomed" }))))).toBe("forbidden");
     expect(await counts(owner.organizationId)).toEqual(before);
     expect(await jobsFor(owner.organizationId)).toEqual([]);
   });
@@ -95,7 +95,7 @@ describe("deleting an organization", () => {
   it("ends every access at once: members, keys and sessions; the owner lands in their other organization, a member with none on the page to create one", async () => {
     const { deleteOrganizationAction } = await import("@/app/(dashboard)/settings/actions");
     const otherBefore = await counts(other.organizationId);
-    expect(await asSession(ownerSession, () => actionOutcome(() => deleteOrganizationAction({}, formOf({ confirmName: " Doomed " }))))).toBe("allowed");
+    expect(await asSession(ownerSession, () => actionOutcome(() => deleteOrganizationAction(owner.organizationId, {}, formOf({ confirmName: " Doomed " }))))).toBe("allowed");
 
     expect(await counts(owner.organizationId)).toMatchObject({ organizations: 1, memberships: 0, api_keys: 0, sessions: 0, endpoints: 2, deliveries: 6 });
     expect(await authenticateApiKey(owner.apiKey)).toBeNull();

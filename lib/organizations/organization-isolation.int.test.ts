@@ -77,11 +77,11 @@ describe("while in one organization, the other's data is out of sight and out of
       const { rotateSecretAction } = await import("@/app/(dashboard)/endpoints/[id]/secret-actions");
       const { reverifyQuarantineAction } = await import("@/app/(dashboard)/endpoints/[id]/quarantine-actions");
       const outcomes = await asSession(sessionId, async () => ({
-        replay: await actionOutcome(() => deliveryAction({}, formOf({ id: other.deliveryId, intent: "replay" }))),
-        update: await actionOutcome(() => endpointActions.updateEndpointAction({}, formOf({ id: other.endpointId, name: "Taken over" }))),
-        remove: await actionOutcome(() => endpointActions.deleteEndpointAction({}, formOf({ id: other.endpointId, confirmName: other.endpointName }))),
-        rotate: await actionOutcome(() => rotateSecretAction({}, formOf({ id: other.endpointId }))),
-        reverify: await actionOutcome(() => reverifyQuarantineAction({}, formOf({ id: other.endpointId, intent: "confirm" }))),
+        replay: await actionOutcome(() => deliveryAction(current.organizationId, {}, formOf({ id: other.deliveryId, intent: "replay" }))),
+        update: await actionOutcome(() => endpointActions.updateEndpointAction(current.organizationId, {}, formOf({ id: other.endpointId, name: "Taken over" }))),
+        remove: await actionOutcome(() => endpointActions.deleteEndpointAction(current.organizationId, {}, formOf({ id: other.endpointId, confirmName: other.endpointName }))),
+        rotate: await actionOutcome(() => rotateSecretAction(current.organizationId, {}, formOf({ id: other.endpointId }))),
+        reverify: await actionOutcome(() => reverifyQuarantineAction(current.organizationId, {}, formOf({ id: other.endpointId, intent: "confirm" }))),
       }));
       expect(outcomes).toEqual({
         replay: "error: Delivery not found.",
@@ -90,13 +90,33 @@ describe("while in one organization, the other's data is out of sight and out of
         rotate: "error: Endpoint not found.",
         reverify: "error: Endpoint not found.",
       });
-      await expect(asSession(sessionId, () => endpointActions.setPausedAction(formOf({ id: other.endpointId, paused: "true" })))).rejects.toThrow("Endpoint not found.");
+      await expect(asSession(sessionId, () => endpointActions.setPausedAction(current.organizationId, formOf({ id: other.endpointId, paused: "true" })))).rejects.toThrow("Endpoint not found.");
       // A bulk replay naming the other's endpoint: not found either.
-      const bulk = await asSession(sessionId, () => actionOutcome(() => bulkDeliveriesAction({}, formOf({ intent: "replay:confirm", endpointId: other.endpointId }))));
+      const bulk = await asSession(sessionId, () => actionOutcome(() => bulkDeliveriesAction(current.organizationId, {}, formOf({ intent: "replay:confirm", endpointId: other.endpointId }))));
       expect(bulk).toBe("error: Endpoint not found.");
       expect(await stateOf(other.organizationId)).toEqual(before);
     });
   }
+
+  it("a form rendered for one organization is refused once the session has switched to another, changing nothing", async () => {
+    // Settings opened in alpha in one tab; another tab switches the session to beta; the first tab submits.
+    expect(await switchTo(beta.organizationId)).toBe("allowed");
+    const before = { alpha: await stateOf(alpha.organizationId), beta: await stateOf(beta.organizationId) };
+    const { updateOrganizationAction } = await import("@/app/(dashboard)/settings/actions");
+    const { bulkDeliveriesAction } = await import("@/app/(dashboard)/deliveries/actions");
+    const { createApiKeyAction } = await import("@/app/(dashboard)/api-keys/actions");
+    const outcomes = await asSession(sessionId, async () => ({
+      settings: await actionOutcome(() => updateOrganizationAction(alpha.organizationId, {}, formOf({ name: "Renamed", retentionDays: "9" }))),
+      bulk: await actionOutcome(() => bulkDeliveriesAction(alpha.organizationId, {}, formOf({ intent: "bury:confirm" }))),
+      key: await actionOutcome(() => createApiKeyAction(alpha.organizationId, {}, formOf({ name: "stray", role: "viewer" }))),
+    }));
+    const refused = "error: This page was opened in another organization, and you have switched since: reload it to act here. Nothing was changed.";
+    expect(outcomes).toEqual({ settings: refused, bulk: refused, key: refused });
+    expect({ alpha: await stateOf(alpha.organizationId), beta: await stateOf(beta.organizationId) }).toEqual(before);
+    // Rendered for beta, the session's organization: it acts.
+    const renamed = await asSession(sessionId, () => actionOutcome(() => updateOrganizationAction(beta.organizationId, {}, formOf({ name: "Beta", retentionDays: "9" }))));
+    expect(renamed).toBe("allowed");
+  });
 });
 
 describe("switching", () => {

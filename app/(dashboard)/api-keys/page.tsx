@@ -21,8 +21,8 @@ export default async function ApiKeysPage() {
         <p className="mb-4 text-sm text-slate-600">Keys for the REST API (<code className="font-mono text-xs">Authorization: Bearer …</code>); each sees this organization only and may do what its role allows: owner everything, admin everything but members and deleting the organization, viewer read only. Only an owner may create an owner key.</p>
         <ApiKeysPanel
           keys={keys.map((key) => ({ ...key, createdAt: key.createdAt.toISOString(), lastUsedAt: iso(key.lastUsedAt), revokedAt: iso(key.revokedAt) }))}
-          createAction={createApiKeyAction}
-          revokeAction={revokeApiKeyAction}
+          createAction={createApiKeyAction.bind(null, ctx.organizationId)}
+          revokeAction={revokeApiKeyAction.bind(null, ctx.organizationId)}
           grantableRoles={grantableRoles}
         />
       </Card>

@@ -1,7 +1,7 @@
 "use server";
 // Bulk replay / bury of the deliveries a filter names: a dry run first (the count), then the act.
 import { revalidatePath } from "next/cache";
-import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { requireActionCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { buryDeliveries } from "@/lib/delivery/bury-deliveries";
 import { bulkFilterFromForm } from "@/lib/delivery/presentation/deliveries-page-query";
@@ -11,9 +11,9 @@ export type BulkKind = "replay" | "bury";
 export type BulkState = FormState<{ kind: BulkKind; count: number; done: boolean }>;
 
 /** `intent` is "replay:preview", "replay:confirm", "bury:preview" or "bury:confirm". */
-export async function bulkDeliveriesAction(_: BulkState, form: FormData): Promise<BulkState> {
+export async function bulkDeliveriesAction(renderedFor: string, _: BulkState, form: FormData): Promise<BulkState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx("change");
+    const ctx = await requireActionCtx(renderedFor, "change");
     const [kind, step] = String(form.get("intent") ?? "").split(":") as [BulkKind, string];
     const done = step === "confirm";
     const input = { filter: bulkFilterFromForm(form), dryRun: !done };

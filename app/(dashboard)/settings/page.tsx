@@ -26,11 +26,11 @@ export default async function SettingsPage() {
         </div>
       </Card>
       <Card title="Name and retention">
-        <OrganizationSettingsForm action={updateOrganizationAction} organization={organization} readOnly={!can(ctx.actor, "change")} />
+        <OrganizationSettingsForm action={updateOrganizationAction.bind(null, ctx.organizationId)} organization={organization} readOnly={!can(ctx.actor, "change")} />
       </Card>
       {can(ctx.actor, "delete_organization") ? (
         <Card title="Delete organization">
-          <DeleteOrganizationForm action={deleteOrganizationAction} name={organization.name} />
+          <DeleteOrganizationForm action={deleteOrganizationAction.bind(null, ctx.organizationId)} name={organization.name} />
         </Card>
       ) : null}
     </>

@@ -58,7 +58,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       </Card>
       {query.filter && can(ctx.actor, "change") ? (
         <Card title="Bulk actions">
-          <BulkActions key={JSON.stringify(bulkFilter)} action={bulkDeliveriesAction} filter={bulkFilter} searching={Boolean(query.values.q)} />
+          <BulkActions key={JSON.stringify(bulkFilter)} action={bulkDeliveriesAction.bind(null, ctx.organizationId)} filter={bulkFilter} searching={Boolean(query.values.q)} />
         </Card>
       ) : null}
     </>

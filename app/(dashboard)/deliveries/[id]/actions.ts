@@ -1,7 +1,7 @@
 "use server";
 // Replay or bury one delivery from its page; the work is done by the same verbs as the REST API.
 import { revalidatePath } from "next/cache";
-import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
+import { requireActionCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { replayDelivery } from "@/lib/delivery/replay-delivery";
@@ -9,9 +9,9 @@ import { idOrNotFound } from "@/lib/ids";
 
 export type DeliveryActionState = FormState<{ done: "replay" | "bury"; at: number }>;
 
-export async function deliveryAction(_: DeliveryActionState, form: FormData): Promise<DeliveryActionState> {
+export async function deliveryAction(renderedFor: string, _: DeliveryActionState, form: FormData): Promise<DeliveryActionState> {
   return runFormAction(async () => {
-    const ctx = await requireDashboardCtx("change");
+    const ctx = await requireActionCtx(renderedFor, "change");
     const id = idOrNotFound("dlv", form.get("id"), "Delivery");
     const intent = form.get("intent") === "bury" ? "bury" : "replay";
     // The dashboard never buries a delivered delivery (see buryDelivery's keepDelivered).

@@ -61,7 +61,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
       </div>
       <Card title="Summary">
         {can(ctx.actor, "change") ? (
-          <div className="mb-4"><DeliveryActions action={deliveryAction} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
+          <div className="mb-4"><DeliveryActions action={deliveryAction.bind(null, ctx.organizationId)} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
         ) : null}
         {plan ? <RetryPlanView plan={plan} now={now} /> : null}
         {delivery.lastError ? <p className="mb-3 text-sm break-words text-red-800" data-testid="delivery-last-error">Last error: {delivery.lastError}</p> : null}

@@ -64,14 +64,14 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
           {endpoint.provider === "none" ? <Alert tone="warning">Unsafe: this endpoint does not verify signatures; anyone who knows the URL can send to it.</Alert> : null}
           {previousValid ? <p className="text-sm text-slate-600">The previous signing secret still verifies until {utc(previousValid)}.</p> : null}
           {endpoint.provider !== "none" && canChange ? (
-            <RotateSecretForm action={rotateSecretAction} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} />
+            <RotateSecretForm action={rotateSecretAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} />
           ) : null}
         </div>
       </Card>
       <Card
         title="Delivering"
         actions={canChange ? (
-          <form action={setPausedAction}>
+          <form action={setPausedAction.bind(null, ctx.organizationId)}>
             <input type="hidden" name="id" value={endpoint.id} />
             <input type="hidden" name="paused" value={endpoint.paused ? "false" : "true"} />
             <Button type="submit" variant="secondary">{endpoint.paused ? "Resume deliveries" : "Pause deliveries"}</Button>
@@ -79,7 +79,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
         ) : null}
       >
         {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
-        <EndpointSettingsForm action={updateEndpointAction} endpoint={endpoint} alertEmailStatus={alertEmail} readOnly={!canChange} />
+        <EndpointSettingsForm action={updateEndpointAction.bind(null, ctx.organizationId)} endpoint={endpoint} alertEmailStatus={alertEmail} readOnly={!canChange} />
       </Card>
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />
@@ -92,13 +92,13 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
             {` ${quarantined.kept.toLocaleString("en")} kept`}
             {quarantined.notKept > 0 ? `; ${quarantined.notKept.toLocaleString("en")} more were counted but not kept (over the rate per source address).` : "."}
           </p>
-          {canChange ? <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction} endpointId={endpoint.id} /></div> : null}
+          {canChange ? <div className="mb-4"><ReverifyQuarantineForm action={reverifyQuarantineAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} /></div> : null}
           <QuarantineTable requests={quarantine.data} now={new Date()} />
         </Card>
       ) : null}
       {canChange ? (
         <Card title="Delete endpoint">
-          <DeleteEndpointForm action={deleteEndpointAction} endpointId={endpoint.id} name={endpoint.name} />
+          <DeleteEndpointForm action={deleteEndpointAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} name={endpoint.name} />
         </Card>
       ) : null}
     </>

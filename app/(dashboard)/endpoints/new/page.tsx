@@ -15,7 +15,7 @@ export default async function NewEndpointPage() {
       <h1 className="text-lg font-semibold">New endpoint</h1>
       <Card>
         {can(ctx.actor, "change") ? (
-          <CreateEndpointForm action={createEndpointAction} providers={providerGuides()} />
+          <CreateEndpointForm action={createEndpointAction.bind(null, ctx.organizationId)} providers={providerGuides()} />
         ) : (
           <Alert tone="warning">Your role in this organization (viewer) can see endpoints but not create them.</Alert>
         )}
