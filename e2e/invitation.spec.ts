@@ -1,11 +1,12 @@
-// An owner invites a new address from the Members page; the link is read from the dev Mailbox (no
-// SMTP_URL in e2e); in a fresh browser the invitee signs up through it and lands in the inviting
+// An owner invites a new address from the Members page; the link is read from the mail the invitee received
+// (e2e/serve.ts runs a real SMTP server); in a fresh browser the invitee signs up through it and lands in the inviting
 // organization with the invited role. Also: a refused invite keeps its fields, a used link says so,
 // someone signed in as another address is told so and offered sign-out, and an existing account
 // joins by signing in from the link, or with Join when already signed in.
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PASSWORD, signUp } from "./dashboard-helpers";
+import { invitationLinkMailedTo } from "./mail-helpers";
 
 const newEmail = (what: string) => `e2e-${what}-${randomBytes(4).toString("hex")}@example.test`;
 
@@ -17,17 +18,6 @@ async function inviteFromMembersPage(page: Page, email: string, role: "Owner" | 
   await form.getByRole("button", { name: "Send invitation" }).click();
   await expect(form.getByRole("status")).toHaveText(`Invitation sent to ${email}. The link works for 7 days.`);
   await expect(page.getByTestId("invitation").filter({ hasText: email })).toContainText(role.toLowerCase());
-}
-
-/** The link in the latest invitation mail to `email`, as the dev Mailbox shows it (newest first); `count`: mails to them so far. */
-async function linkFromMailbox(page: Page, email: string, count = 1): Promise<string> {
-  await page.goto("/mailbox");
-  const mails = page.getByRole("listitem").filter({ hasText: `to ${email}` });
-  await expect(mails).toHaveCount(count);
-  const body = (await mails.first().locator("pre").textContent()) ?? "";
-  const link = /https?:\/\/\S+\/invite\/[A-Za-z0-9_-]{43}/.exec(body)?.[0];
-  expect(link, body).toBeDefined();
-  return link!;
 }
 
 test("an invited address signs up from the mailed link and lands in the inviting organization as admin", async ({ page, browser }) => {
@@ -45,7 +35,7 @@ test("an invited address signs up from the mailed link and lands in the inviting
 
   const invitee = newEmail("invitee");
   await inviteFromMembersPage(page, invitee, "Admin");
-  const link = await linkFromMailbox(page, invitee);
+  const link = await invitationLinkMailedTo(invitee);
 
   const fresh = await browser.newContext();
   try {
@@ -95,7 +85,7 @@ test("owners change roles and remove members; the last owner stays; a link opene
 
   const other = newEmail("other");
   await inviteFromMembersPage(page, other, "Viewer");
-  const link = await linkFromMailbox(page, other);
+  const link = await invitationLinkMailedTo(other);
 
   // Signed in as the owner, the link explains whose it is and offers sign-out, which comes back to it.
   await page.goto(link);
@@ -128,7 +118,7 @@ test("owners change roles and remove members; the last owner stays; a link opene
 
   // Invited again, the account (now in no organization) signs in from the link and joins in one step.
   await inviteFromMembersPage(page, other, "Viewer");
-  const again = await linkFromMailbox(page, other, 2);
+  const again = await invitationLinkMailedTo(other, 2);
   expect(again).not.toBe(link);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
@@ -155,7 +145,7 @@ test("someone signed in with the invited address presses Join, and their session
     await expect(invitee.getByTestId("organization-name")).toContainText("Home Co");
 
     await inviteFromMembersPage(page, inviteeEmail, "Viewer");
-    const link = await linkFromMailbox(page, inviteeEmail);
+    const link = await invitationLinkMailedTo(inviteeEmail);
 
     await invitee.goto(link);
     await invitee.getByRole("button", { name: "Join Join Co as viewer" }).click();

@@ -45,7 +45,8 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
   return { ...envelope, headers: top.headers, subject: top.headers.subject ?? "", text: find("text/plain"), html: find("text/html") };
 }
 
-export async function startTestSmtpServer(options: { refuseFirst?: number } = {}) {
+/** `onMail`: called with each mail received, e.g. to hand it to another process (e2e/serve.ts). */
+export async function startTestSmtpServer(options: { refuseFirst?: number; onMail?: (mail: ReceivedMail) => void } = {}) {
   const received: ReceivedMail[] = [];
   let refusals = options.refuseFirst ?? 0;
   let refused = 0;
@@ -66,7 +67,9 @@ export async function startTestSmtpServer(options: { refuseFirst?: number } = {}
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
         };
-        received.push(parseMail(Buffer.concat(chunks).toString("utf8"), envelope));
+        const mail = parseMail(Buffer.concat(chunks).toString("utf8"), envelope);
+        received.push(mail);
+        options.onMail?.(mail);
         callback();
       });
     },

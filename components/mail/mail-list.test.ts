@@ -19,6 +19,7 @@ describe("the mailbox lists each mail with subject, recipients, time, status and
             error: "Message failed: 451 busy",
             createdAt: new Date("2026-01-02T03:04:05Z"),
             sentAt: new Date("2026-01-02T03:04:09Z"),
+            carriesSecret: false,
           },
         ],
       }),

@@ -12,7 +12,7 @@ const tones: Record<MailView["status"], string> = {
 };
 
 export function MailList({ mails }: { mails: MailView[] }) {
-  if (mails.length === 0) return <p className="text-sm text-slate-600">No mail yet. Alert mails appear here as they are sent.</p>;
+  if (mails.length === 0) return <p className="text-sm text-slate-600">No mail yet. Alert mails appear here as they are sent; a mail that carries a private link (an invitation, an address confirmation) appears only to its recipient.</p>;
   return (
     <ul className="divide-y divide-slate-200" aria-label="Mails">
       {mails.map((mail) => (
@@ -27,6 +27,11 @@ export function MailList({ mails }: { mails: MailView[] }) {
             {mail.error ? (
               <p className="mt-2 text-xs text-amber-800">
                 {mail.attempts} attempt{mail.attempts === 1 ? "" : "s"}; last error: {mail.error}
+              </p>
+            ) : null}
+            {mail.carriesSecret ? (
+              <p className="mt-2 text-xs text-slate-600">
+                This mail carried a link meant for its recipient alone: it went only to them, and no page shows it.
               </p>
             ) : null}
             <pre className="mt-2 whitespace-pre-wrap rounded bg-slate-50 p-3 font-mono text-xs text-slate-800">{mail.textBody}</pre>

@@ -1,7 +1,7 @@
 // Alerting's tables: incidents (an alert condition on an endpoint) and the mail outbox. Part of the
 // one schema (db/schema.ts re-exports it); kept apart so that file stays about deliveries.
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
 import { endpoints } from "./endpoints";
 import { organizations } from "./tenants";
@@ -59,6 +59,14 @@ export const mails = pgTable(
     subject: text().notNull(),
     textBody: text().notNull(),
     htmlBody: text().notNull(),
+    /**
+     * The link a mail must carry to its recipient alone (an invitation, an alert-address confirmation). The
+     * bodies hold SECRET_LINK_PLACEHOLDER in its place (lib/mail/secret-link.ts); the link is put in at send
+     * time and cleared once the mail is settled (sent, logged or failed), so no page can ever show it.
+     */
+    secretLink: text(),
+    /** Whether the mail carried a secret link: then only its recipient, if a member, sees it in the mailbox. */
+    carriesSecret: boolean().notNull().default(false),
     /** queued → sent (SMTP) | logged (no SMTP_URL); retrying after a failure; failed when retries ran out. */
     status: text({ enum: MAIL_STATUSES }).notNull().default("queued"),
     attempts: integer().notNull().default(0),

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
-import { organizations, users } from "./tenants";
+import { apiKeys, organizations, users } from "./tenants";
 
 
 /** An owner's invitation by email; the link carries a token of which only the sha256 is kept. */
@@ -15,14 +15,17 @@ export const invitations = pgTable(
     email: text().notNull(),
     role: text({ enum: ["owner", "admin", "viewer"] }).notNull(),
     tokenHash: text().notNull().unique(),
+    /** Who sent it: a member, or an API key (then its creator may be null). Losing the right to invite withdraws it. */
     invitedByUserId: text().references(() => users.id, { onDelete: "set null" }),
+    invitedByApiKeyId: text().references(() => apiKeys.id, { onDelete: "set null" }),
     createdAt: tstz().notNull().defaultNow(),
     expiresAt: tstz().notNull(),
     acceptedAt: tstz(),
     acceptedByUserId: text().references(() => users.id, { onDelete: "set null" }),
     withdrawnAt: tstz(),
   },
-  (t) => [index().on(t.organizationId, t.createdAt)],
+  // (email, created_at): the per-address bound on invitation mail counts an address's recent invitations.
+  (t) => [index().on(t.organizationId, t.createdAt), index().on(t.email, t.createdAt)],
 );
 
 /**

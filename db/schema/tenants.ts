@@ -61,7 +61,11 @@ export const apiKeys = pgTable(
     keyHash: text().notNull().unique(),
     /** What the key may do (lib/access/roles.ts); keys made before roles existed are owner keys. */
     role: text({ enum: ["owner", "admin", "viewer"] }).notNull().default("admin"),
-    /** The member who created it in the dashboard; null for the CLI's keys and after the user is gone. */
+    /**
+     * The member on whose authority it was made: who created it in the dashboard, or, for a key made with
+     * another key, that key's member. Null for the CLI's keys and after the user is gone. Removing the member
+     * revokes their keys, and demoting them revokes those above the new role (lib/api-keys/revoke-member-keys.ts).
+     */
     createdByUserId: text().references(() => users.id, { onDelete: "set null" }),
     createdAt: tstz().notNull().defaultNow(),
     lastUsedAt: tstz(),

@@ -89,7 +89,7 @@ const DRY_RUNS: RestCase[] = REST_ROUTES.filter((c) => /^POST \/api\/v1\/deliver
 describe("REST: each role is allowed or refused with 403 forbidden, and a refusal changes nothing", () => {
   for (const testCase of [...REST_ROUTES, ...DRY_RUNS]) {
     for (const role of ROLES) {
-      const allowed = can({ type: "api_key", apiKeyId: "key", role }, testCase.permission);
+      const allowed = can({ type: "api_key", apiKeyId: "key", role, onBehalfOfUserId: null }, testCase.permission);
       it(`${testCase.route} with a ${role} key: ${allowed ? "allowed" : "403"}`, async () => {
         const [method, pathAndQuery] = testCase.route.split(" ") as [string, string];
         const handler = (await testCase.load())[method];

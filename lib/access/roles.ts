@@ -5,10 +5,13 @@ import { ForbiddenError } from "@/lib/errors";
 export const ROLES = ["owner", "admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Who acts: a member (with their role in the organization), an API key (with its role), or the system itself. */
+/**
+ * Who acts: a member (with their role in the organization), an API key (with its role, and the member on
+ * whose authority it was made, null for the CLI's keys), or the system itself.
+ */
 export type Actor =
   | { type: "user"; userId: string; role: Role }
-  | { type: "api_key"; apiKeyId: string; role: Role }
+  | { type: "api_key"; apiKeyId: string; role: Role; onBehalfOfUserId: string | null }
   | { type: "system" };
 
 /**
@@ -43,4 +46,14 @@ export function requirePermission(ctx: { actor: Actor }, permission: Permission)
  */
 export function canGrant(actor: Actor, role: Role): boolean {
   return actor.type === "system" || [...GRANTS[role]].every((permission) => GRANTS[actor.role].has(permission));
+}
+
+/** The roles a member with `role` may not hand out: their keys of these roles go when they get `role`. */
+export function rolesAbove(role: Role): Role[] {
+  return ROLES.filter((other) => !canGrant({ type: "user", userId: "", role }, other));
+}
+
+/** The member behind an actor: a user, or the member on whose authority a key was made (null: the CLI, the system). */
+export function memberBehind(actor: Actor): string | null {
+  return actor.type === "user" ? actor.userId : actor.type === "api_key" ? actor.onBehalfOfUserId : null;
 }

@@ -3,6 +3,7 @@ import { organizations } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { queueMail } from "@/lib/mail/queue-mail";
+import { SECRET_LINK_PLACEHOLDER } from "@/lib/mail/secret-link";
 import { alertEmailStatus, type AlertEmailStatus } from "./alert-email-status";
 import { ALERT_EMAIL_CONFIRMATION, confirmationUrl, newAlertEmailToken } from "./alert-email-token";
 
@@ -34,12 +35,13 @@ export async function requestAlertEmailConfirmation({ ctx, input }: { ctx: Ctx; 
       .select({ name: organizations.name })
       .from(organizations)
       .where(eq(organizations.id, ctx.organizationId));
-    const link = confirmationUrl(token);
+    const link = SECRET_LINK_PLACEHOLDER; // the send puts confirmationUrl(token) in: it reaches the address alone
     const who = organization?.name ?? "an organization";
     await queueMail({
       ctx,
       input: {
         to: [email],
+        secretLink: confirmationUrl(token),
         subject: `[Webhook Inbox] Confirm alert mail for ${who}`,
         text: [
           `Someone in the organization "${who}" on Webhook Inbox asked to send its webhook alerts to this address.`,
@@ -49,7 +51,7 @@ export async function requestAlertEmailConfirmation({ ctx, input }: { ctx: Ctx; 
           `If you did not expect this, ignore this mail: nothing will be sent to you.`,
         ].join("\n"),
         html: `<p>Someone in the organization <b>${escapeHtml(who)}</b> on Webhook Inbox asked to send its webhook alerts to this address.</p>
-<p>To receive them, <a href="${escapeHtml(link)}">confirm within 7 days</a>.</p>
+<p>To receive them, <a href="${link}">confirm within 7 days</a>.</p>
 <p>If you did not expect this, ignore this mail: nothing will be sent to you.</p>`,
       },
     });

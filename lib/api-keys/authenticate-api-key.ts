@@ -5,11 +5,11 @@ import type { Role } from "@/lib/access/roles";
 import { hashApiKey } from "./api-key-format";
 
 /** A bearer key → its organization, or null for an unknown or revoked key, or one of a deleted organization. */
-export async function authenticateApiKey(key: string): Promise<{ organizationId: string; apiKeyId: string; role: Role } | null> {
+export async function authenticateApiKey(key: string): Promise<{ organizationId: string; apiKeyId: string; role: Role; createdByUserId: string | null } | null> {
   if (!key.startsWith("inbox_sk_") || key.length > 100) return null;
   const db = getDb();
   const [row] = await db
-    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, role: apiKeys.role })
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, role: apiKeys.role, createdByUserId: apiKeys.createdByUserId })
     .from(apiKeys)
     // A key made while its organization was being deleted (after the delete removed the others) opens nothing either.
     .innerJoin(organizations, and(eq(organizations.id, apiKeys.organizationId), isNull(organizations.deletedAt)))
@@ -23,5 +23,5 @@ export async function authenticateApiKey(key: string): Promise<{ organizationId:
     .set({ lastUsedAt: new Date() })
     .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))))
     .catch(() => {});
-  return { organizationId: row.organizationId, apiKeyId: row.id, role: row.role };
+  return { organizationId: row.organizationId, apiKeyId: row.id, role: row.role, createdByUserId: row.createdByUserId };
 }

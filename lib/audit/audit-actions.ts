@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "api_key.created",
   "api_key.revoked",
   "member.invited",
+  "member.invitation_withdrawn",
   "member.joined",
   "member.role_changed",
   "member.removed",

@@ -140,7 +140,7 @@ describe("every audited change", () => {
     const endpointTarget = { type: "endpoint", id: endpointId };
     const expected = [
       { action: "endpoint.deleted", actor: keyActor, target: endpointTarget, details: { name: "Billing v2" }, ip: REST_IP },
-      { action: "api_key.revoked", actor: userActor, target: { type: "api_key", id: newKey.id }, details: { name: "CI deploys" }, ip: DASHBOARD_IP },
+      { action: "api_key.revoked", actor: userActor, target: { type: "api_key", id: newKey.id }, details: { name: "CI deploys", role: "viewer" }, ip: DASHBOARD_IP },
       { action: "api_key.created", actor: userActor, target: { type: "api_key", id: newKey.id }, details: { name: "CI deploys", role: "viewer" }, ip: DASHBOARD_IP },
       {
         action: "organization.updated", actor: keyActor, target: { type: "organization", id: acme.organizationId },
@@ -193,8 +193,8 @@ describe("every audited change", () => {
     const email = `teammate-${randomBytes(4).toString("hex")}@example.test`;
     const invited = await callRoute(invitationsRoute.POST, { method: "POST", apiKey: acme.apiKey, body: { email, role: "viewer" }, headers: { "x-forwarded-for": REST_IP } });
     expect(invited.status).toBe(201);
-    const [mail] = await getSql()<{ text_body: string }[]>`select text_body from mails where organization_id = ${acme.organizationId} and ${email} = any(recipients)`;
-    const token = /\/invite\/([A-Za-z0-9_-]{43})\b/.exec(mail!.text_body)![1]!;
+    const [mail] = await getSql()<{ secret_link: string }[]>`select secret_link from mails where organization_id = ${acme.organizationId} and ${email} = any(recipients)`;
+    const token = /\/invite\/([A-Za-z0-9_-]{43})$/.exec(mail!.secret_link)![1]!;
     const joined = await acceptInvitationWithNewAccount({ token, password: "a-long-teammate-password", ip: DASHBOARD_IP });
     const member = (userId: string, method: "PATCH" | "DELETE", body?: unknown) =>
       callRoute(method === "PATCH" ? memberRoute.PATCH : memberRoute.DELETE, { method, apiKey: acme.apiKey, params: { userId }, body, headers: { "x-forwarded-for": REST_IP } });
@@ -238,7 +238,9 @@ describe("every audited change", () => {
     const failing = changeInChunks(ctx, {
       action: "deliveries.buried",
       filter: { eventType: "interrupted.test" },
-      chunks: [["first"], ["second"], ["third"]],
+      pages: (async function* () {
+        yield* [{ ids: ["first"], last: false }, { ids: ["second"], last: false }, { ids: ["third"], last: true }];
+      })(),
       change: async (_tx, ids) => {
         if (ids[0] === "third") throw new Error("the third chunk fails");
         return 500;

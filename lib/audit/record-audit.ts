@@ -17,6 +17,7 @@ export type AuditAction =
   | "api_key.created"
   | "api_key.revoked"
   | "member.invited"
+  | "member.invitation_withdrawn"
   | "member.joined"
   | "member.role_changed"
   | "member.removed"

@@ -47,7 +47,7 @@ export function apiRoute<P extends Params = Params>(handler: (req: ApiRequest<P>
       const key = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
       const principal = key ? await authenticateApiKey(key) : null;
       if (!principal) throw new UnauthorizedError();
-      const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId, role: principal.role }, undefined, clientAddress(request.headers));
+      const ctx = createCtx(principal.organizationId, { type: "api_key", apiKeyId: principal.apiKeyId, role: principal.role, onBehalfOfUserId: principal.createdByUserId }, undefined, clientAddress(request.headers));
       requirePermission(ctx, options.permission ?? defaultPermission(request.method));
       const params = (await context.params) ?? ({} as P);
       const query = new URL(request.url).searchParams;

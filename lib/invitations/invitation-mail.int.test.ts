@@ -37,15 +37,18 @@ describe("an invitation mailed over SMTP is accepted from the link in the mail",
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0]!;
     expect(mail.to).toEqual([email]);
-    expect(mail.subject).toBe("[Webhook Inbox] Join Acme Mail");
+    expect(mail.subject).toBe("[Webhook Inbox] You are invited to join an organization");
     const link = /http:\/\/inbox\.test\/invite\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeDefined();
     expect(mail.html).toContain(`href="${link}"`);
     const token = link!.split("/").at(-1)!;
     const [row] = await getSql()`select token_hash from invitations where id = ${created.body.id}`;
     expect(row!.token_hash).toBe(hashInvitationToken(token));
-    const [sent] = await getSql()`select status from mails where organization_id = ${acme.organizationId}`;
+    const [sent] = await getSql()`select status, secret_link, text_body from mails where organization_id = ${acme.organizationId}`;
     expect(sent!.status).toBe("sent");
+    // Sent: the link is let go of; the stored body never held it.
+    expect(sent!.secret_link).toBeNull();
+    expect(sent!.text_body).not.toContain(token);
 
     expect(await lookUpInvitation(token)).toMatchObject({ state: "pending", organizationName: "Acme Mail", email, role: "admin" });
     const { userId } = await acceptInvitationWithNewAccount({ token, password: "a-long-invitee-password" });

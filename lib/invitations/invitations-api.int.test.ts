@@ -32,10 +32,10 @@ const invite = (apiKey: string, body: unknown) => callRoute(invitationsRoute.POS
 const withdraw = (apiKey: string, id: string) => callRoute(invitationRoute.DELETE, { method: "DELETE", apiKey, params: { id } });
 const pending = async (apiKey: string) => (await callRoute(invitationsRoute.GET, { apiKey })).body.data as Array<{ id: string; email: string }>;
 
-/** The token, read out of the queued invitation mail's link (the only place it exists). */
+/** The token, read out of the queued invitation mail's secret link (the only place it exists until the mail is sent). */
 async function tokenFromMail(organizationId: string, email: string): Promise<string> {
-  const [mail] = await getSql()`select text_body from mails where organization_id = ${organizationId} and ${email} = any(recipients) order by created_at desc limit 1`;
-  const token = /\/invite\/([A-Za-z0-9_-]{43})\b/.exec(String(mail?.text_body))?.[1];
+  const [mail] = await getSql()`select secret_link from mails where organization_id = ${organizationId} and ${email} = any(recipients) order by created_at desc limit 1`;
+  const token = /\/invite\/([A-Za-z0-9_-]{43})$/.exec(String(mail?.secret_link))?.[1];
   expect(token, "the mail's link").toBeDefined();
   return token!;
 }
@@ -64,9 +64,12 @@ describe("POST /api/v1/invitations", () => {
     expect(row).toMatchObject({ organization_id: acme.organizationId, invited_by_user_id: null, accepted_at: null, withdrawn_at: null });
     expect(JSON.stringify(res.body)).not.toContain(token);
 
-    const [mail] = await getSql()`select recipients, subject, text_body, html_body from mails where organization_id = ${acme.organizationId}`;
-    expect(mail).toMatchObject({ recipients: ["new.person@example.test"], subject: "[Webhook Inbox] Join Acme" });
-    expect(mail!.text_body).toContain(`http://inbox.test/invite/${token}`);
+    const [mail] = await getSql()`select recipients, subject, text_body, html_body, secret_link, carries_secret from mails where organization_id = ${acme.organizationId}`;
+    expect(mail).toMatchObject({ recipients: ["new.person@example.test"], subject: "[Webhook Inbox] You are invited to join an organization", carries_secret: true });
+    // The link waits apart from the bodies, which hold its place: no page that shows a body can show it.
+    expect(mail!.secret_link).toBe(`http://inbox.test/invite/${token}`);
+    expect(mail!.text_body).not.toContain(token);
+    expect(mail!.html_body).not.toContain(token);
     expect(mail!.text_body).toContain("viewer");
     const jobs = await getSql()`select payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
       where t.identifier = 'send-mail' and j.payload->>'organizationId' = ${acme.organizationId}`;

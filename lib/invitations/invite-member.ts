@@ -7,6 +7,7 @@ import { newId } from "@/lib/ids";
 import { queueMail } from "@/lib/mail/queue-mail";
 import { parseInput } from "@/lib/validation";
 import { InviteMemberInput } from "./invitation-input";
+import { requireInvitationMailAllowed } from "./invitation-mail-bound";
 import { renderInvitationMail } from "./invitation-mail";
 import { INVITATION_VALID_DAYS, invitationUrl, newInvitationToken } from "./invitation-token";
 import { presentInvitation, type InvitationView } from "./present-invitation";
@@ -15,6 +16,7 @@ import { presentInvitation, type InvitationView } from "./present-invitation";
  * Invites `email` into ctx's organization with `role`: the invitation row, its mail (queued through the
  * send-mail job) and the `member.invited` audit entry commit together. An address that is already a
  * member, or already holds a pending invitation, is refused (409): withdraw the old one to send anew.
+ * Past the day's bound on invitation mail (per address, per organization) it is 429.
  */
 export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown }): Promise<InvitationView> {
   const { email, role } = parseInput(InviteMemberInput, input);
@@ -33,6 +35,7 @@ export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown })
         (select email from users where id = ${ctx.actor.type === "user" ? ctx.actor.userId : null}) as inviter_email`);
     if (existing!.member) throw new ConflictError(`${email} is already a member of this organization.`);
     if (existing!.pending) throw new ConflictError(`${email} already has a pending invitation; withdraw it to send a new one.`);
+    await requireInvitationMailAllowed(ctx.db, { organizationId: ctx.organizationId, email });
     const [row] = await ctx.db
       .insert(invitations)
       .values({
@@ -42,6 +45,7 @@ export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown })
         role,
         tokenHash,
         invitedByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+        invitedByApiKeyId: ctx.actor.type === "api_key" ? ctx.actor.apiKeyId : null,
         expiresAt: sql`now() + make_interval(days => ${INVITATION_VALID_DAYS})`,
       })
       .returning();
@@ -49,10 +53,9 @@ export async function inviteMember({ ctx, input }: { ctx: Ctx; input: unknown })
       organizationName: existing!.organization_name,
       role,
       inviterEmail: existing!.inviter_email,
-      link: invitationUrl(token),
       validDays: INVITATION_VALID_DAYS,
     });
-    await queueMail({ ctx, input: { to: [email], ...mail } });
+    await queueMail({ ctx, input: { to: [email], ...mail, secretLink: invitationUrl(token) } });
     await recordAudit(ctx, { action: "member.invited", target: { type: "invitation", id: row!.id }, details: { email, role } });
     return presentInvitation(row!);
   });

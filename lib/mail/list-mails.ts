@@ -1,16 +1,21 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, not, or, sql } from "drizzle-orm";
 import { mails } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { pageLimit } from "@/lib/pagination";
+import { withoutSecretLink } from "./secret-link";
 
 export type MailView = Pick<
   typeof mails.$inferSelect,
-  "id" | "incidentId" | "recipients" | "subject" | "textBody" | "status" | "attempts" | "error" | "createdAt" | "sentAt"
+  "id" | "incidentId" | "recipients" | "subject" | "textBody" | "status" | "attempts" | "error" | "createdAt" | "sentAt" | "carriesSecret"
 >;
 
-/** The organization's latest mails (limit ≤ 200), newest first: the dev mailbox ("logged") and real sends. */
-export async function listMails({ ctx, input }: { ctx: Ctx; input: { limit?: unknown } }): Promise<MailView[]> {
-  return ctx.db
+/**
+ * The organization's latest mails (limit ≤ 200), newest first: the dev mailbox ("logged") and real sends, as
+ * `viewerEmail` may see them. A mail that carried a secret link (an invitation, an alert-address confirmation)
+ * is listed only to its recipient, and never with the link (API.md: a secret reaches only its recipient).
+ */
+export async function listMails({ ctx, input }: { ctx: Ctx; input: { viewerEmail: string; limit?: unknown } }): Promise<MailView[]> {
+  const rows = await ctx.db
     .select({
       id: mails.id,
       incidentId: mails.incidentId,
@@ -22,9 +27,16 @@ export async function listMails({ ctx, input }: { ctx: Ctx; input: { limit?: unk
       error: mails.error,
       createdAt: mails.createdAt,
       sentAt: mails.sentAt,
+      carriesSecret: mails.carriesSecret,
     })
     .from(mails)
-    .where(eq(mails.organizationId, ctx.organizationId))
+    .where(
+      and(
+        eq(mails.organizationId, ctx.organizationId),
+        or(not(mails.carriesSecret), sql`lower(${input.viewerEmail}) = any(${mails.recipients})`),
+      ),
+    )
     .orderBy(desc(mails.createdAt), desc(mails.id))
     .limit(pageLimit(input.limit));
+  return rows.map((mail) => (mail.carriesSecret ? { ...mail, textBody: withoutSecretLink(mail.textBody) } : mail));
 }

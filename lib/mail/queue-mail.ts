@@ -10,6 +10,11 @@ export interface QueueMailInput {
   text: string;
   html: string;
   incidentId?: string | null;
+  /**
+   * A link for the recipient alone: the bodies hold SECRET_LINK_PLACEHOLDER where it goes, and only the
+   * send puts it in (lib/mail/secret-link.ts). One recipient only: a secret is never shared.
+   */
+  secretLink?: string;
 }
 
 /**
@@ -18,6 +23,7 @@ export interface QueueMailInput {
  */
 export async function queueMail({ ctx, input }: { ctx: Ctx; input: QueueMailInput }): Promise<{ id: string }> {
   const id = newId("mail");
+  if (input.secretLink !== undefined && input.to.length !== 1) throw new Error("A mail with a secret link goes to exactly one recipient.");
   await withTransaction(ctx, async ({ db }) => {
     await db.insert(mails).values({
       id,
@@ -27,6 +33,8 @@ export async function queueMail({ ctx, input }: { ctx: Ctx; input: QueueMailInpu
       subject: input.subject.replace(/[\r\n]+/g, " ").trim(),
       textBody: input.text,
       htmlBody: input.html,
+      secretLink: input.secretLink ?? null,
+      carriesSecret: input.secretLink !== undefined,
     });
     await enqueue(db, [sendMailJobSpec({ organizationId: ctx.organizationId, mailId: id })]);
   });

@@ -101,7 +101,7 @@ describe("without SMTP_URL an alert is logged and kept for the dev mailbox", () 
     await checkAlerts({ input: { now: t0 } });
     await runDueJobs();
 
-    const [mail, ...others] = await listMails({ ctx, input: {} });
+    const [mail, ...others] = await listMails({ ctx, input: { viewerEmail: "someone@example.test" } });
     expect(others).toEqual([]);
     expect(mail).toMatchObject({ status: "logged", recipients: [alertEmail], attempts: 1 });
     expect(mail!.subject).toContain("Billing");
@@ -115,7 +115,7 @@ describe("without SMTP_URL an alert is logged and kept for the dev mailbox", () 
     expect(lines[0]).not.toContain("/deliveries?");
 
     const stranger = await createOrganizationFixture();
-    expect(await listMails({ ctx: stranger.ctx, input: {} })).toEqual([]);
+    expect(await listMails({ ctx: stranger.ctx, input: { viewerEmail: "someone@example.test" } })).toEqual([]);
     const [incident] = await getDb().select().from(incidents).where(and(eq(incidents.endpointId, endpoint.id)));
     expect(incident!.notifyError).toBeNull();
   });

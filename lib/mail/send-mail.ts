@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { mails, type MailStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { createSmtpTransport, mailFrom, smtpUrl } from "./mail-settings";
+import { withSecretLink } from "./secret-link";
 
 /** The SMTP server refused or could not be reached; already recorded on the mail. Thrown so the job retries. */
 export class MailSendError extends Error {
@@ -25,7 +26,7 @@ function describe(error: unknown): string {
 
 /**
  * Sends one stored mail over SMTP_URL, or, without it, logs recipient and subject and keeps it for the dev
- * mailbox. Every try is recorded on the mail (status, attempts, error). A mail already sent is not sent again
+ * mailbox (a secret link is then dropped: it reaches its recipient by SMTP or not at all). Every try is recorded on the mail (status, attempts, error). A mail already sent is not sent again
  * (the job is at-least-once).
  */
 export async function sendMail({ ctx, input }: { ctx: Ctx; input: { mailId: string; finalAttempt?: boolean } }): Promise<SendMailResult> {
@@ -33,8 +34,13 @@ export async function sendMail({ ctx, input }: { ctx: Ctx; input: { mailId: stri
   const [mail] = await ctx.db.select().from(mails).where(scope);
   if (!mail) return { status: "missing", incidentId: null };
   if (mail.status === "sent" || mail.status === "logged") return { status: mail.status, incidentId: mail.incidentId };
+  // A settled mail lets go of its secret link: from then on no copy of it is kept anywhere.
   const record = async (values: Partial<typeof mails.$inferInsert>) => {
-    await ctx.db.update(mails).set({ ...values, attempts: sql`${mails.attempts} + 1`, updatedAt: new Date() }).where(scope);
+    const settled = values.status === "sent" || values.status === "logged" || values.status === "failed";
+    await ctx.db
+      .update(mails)
+      .set({ ...values, ...(settled ? { secretLink: null } : {}), attempts: sql`${mails.attempts} + 1`, updatedAt: new Date() })
+      .where(scope);
   };
 
   const url = smtpUrl();
@@ -45,13 +51,14 @@ export async function sendMail({ ctx, input }: { ctx: Ctx; input: { mailId: stri
   }
 
   const transport = createSmtpTransport(url);
+  const body = mail.secretLink ? withSecretLink({ text: mail.textBody, html: mail.htmlBody }, mail.secretLink) : { text: mail.textBody, html: mail.htmlBody };
   try {
     const info = await transport.sendMail({
       from: mailFrom(),
       to: mail.recipients,
       subject: mail.subject,
-      text: mail.textBody,
-      html: mail.htmlBody,
+      text: body.text,
+      html: body.html,
       headers: { "X-Inbox-Mail-Id": mail.id },
     });
     const rejected = (info.rejected ?? []).map(String);

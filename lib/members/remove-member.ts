@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { revokeMemberKeys } from "@/lib/api-keys/revoke-member-keys";
 import { recordAudit } from "@/lib/audit/record-audit";
+import { withdrawInvitationsSentBy } from "@/lib/invitations/withdraw-invitations-sent-by";
 import { endMemberSessions } from "@/lib/auth/sessions/end-member-sessions";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError } from "@/lib/errors";
@@ -8,7 +10,8 @@ import { lockMembership } from "./lock-membership";
 
 /**
  * Removes a member from ctx's organization: the membership and their sessions working in it go in one
- * transaction (their account and other organizations stay). The last owner cannot be removed (409).
+ * transaction, with their API keys (revoked) and pending invitations (withdrawn), all audited (their account
+ * and other organizations stay). The last owner cannot be removed (409).
  */
 export async function removeMember({ ctx, input }: { ctx: Ctx; input: { userId: unknown } }): Promise<void> {
   const userId = idOrNotFound("usr", input.userId, "Member");
@@ -20,5 +23,7 @@ export async function removeMember({ ctx, input }: { ctx: Ctx; input: { userId: 
     await ctx.db.execute(sql`delete from memberships where organization_id = ${ctx.organizationId} and user_id = ${userId}`);
     await endMemberSessions(ctx.db, { userId, organizationId: ctx.organizationId });
     await recordAudit(ctx, { action: "member.removed", target: { type: "member", id: userId }, details: { role: member.role } });
+    await revokeMemberKeys(ctx, { userId, newRole: null });
+    await withdrawInvitationsSentBy(ctx, { userId }, "inviter_removed");
   });
 }

@@ -7,7 +7,7 @@ import { auth, signOut } from "@/lib/auth/auth";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { registerInvitedAccount } from "@/lib/auth/register-invited-account";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress, throttleAddress } from "@/lib/http/client-address";
 import { acceptInvitation } from "@/lib/invitations/accept-invitation";
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
@@ -15,7 +15,9 @@ const invitePath = (token: string) => `/invite/${encodeURIComponent(token)}`;
 
 export async function signUpThroughInvitationAction(_: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
-    const { email } = await registerInvitedAccount({ token: field(form, "token"), password: field(form, "password") }, clientAddress(await headers()));
+    const requestHeaders = await headers();
+    const source = { ip: clientAddress(requestHeaders), throttle: throttleAddress(requestHeaders) };
+    const { email } = await registerInvitedAccount({ token: field(form, "token"), password: field(form, "password") }, source);
     // The new account's only organization is the inviting one: sign-in lands there.
     return signInWithPassword(email, field(form, "password"), "/overview");
   }, form);

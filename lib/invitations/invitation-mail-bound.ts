@@ -1,0 +1,43 @@
+// How many invitation mails may go out: per recipient address (over every organization: a stranger's
+// inbox is not ours to fill) and per organization, over the last 24 hours. Every invitation made counts,
+// withdrawn ones too, so invite-withdraw-invite cannot repeat a mail (API.md: 429 `rate_limited`).
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db";
+import { positiveIntegerEnv } from "@/lib/env-number";
+import { TooManyRequestsError } from "@/lib/errors";
+
+const WINDOW_HOURS = 24;
+
+/** INVITATION_MAIL_ADDRESS_LIMIT: invitation mails one address may receive a day, default 3. */
+const addressLimit = () => positiveIntegerEnv(process.env.INVITATION_MAIL_ADDRESS_LIMIT, 3);
+/** INVITATION_MAIL_ORGANIZATION_LIMIT: invitation mails one organization may send a day, default 50. */
+const organizationLimit = () => positiveIntegerEnv(process.env.INVITATION_MAIL_ORGANIZATION_LIMIT, 50);
+
+/**
+ * Throws 429 with the seconds until a mail may go again when `email`, or the organization, has had its
+ * day's invitations. In the inviting transaction, after its per-address lock.
+ */
+export async function requireInvitationMailAllowed(tx: Tx, input: { organizationId: string; email: string }): Promise<void> {
+  const bounds = [
+    { limit: addressLimit(), column: sql`email = ${input.email}`, who: `${input.email} has been sent` },
+    { limit: organizationLimit(), column: sql`organization_id = ${input.organizationId}`, who: "this organization has sent" },
+  ];
+  for (const { limit, column, who } of bounds) {
+    // The limit-th newest invitation of the window: once it is older than the window, one more may go.
+    const [row] = await tx.execute<{ seconds_left: number }>(sql`
+      select extract(epoch from created_at + make_interval(hours => ${WINDOW_HOURS}) - now())::float8 as seconds_left
+      from invitations
+      where ${column} and created_at > now() - make_interval(hours => ${WINDOW_HOURS})
+      order by created_at desc
+      offset ${limit - 1} limit 1`);
+    if (row) {
+      const seconds = Math.max(1, Math.ceil(row.seconds_left));
+      const hours = Math.ceil(seconds / 3600);
+      throw new TooManyRequestsError(
+        "rate_limited",
+        `Too many invitations: ${who} ${limit} in the last ${WINDOW_HOURS} hours (withdrawn ones count). Try again in ${hours === 1 ? "an hour" : `${hours} hours`}.`,
+        seconds,
+      );
+    }
+  }
+}
