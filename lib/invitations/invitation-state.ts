@@ -1,5 +1,6 @@
 // What an invitation link is now, and the words the invite page and a refused accept use for it.
-import { sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { invitations } from "@/db/schema";
 import type { DbOrTx } from "@/db";
 import type { Role } from "@/lib/access/roles";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -22,6 +23,16 @@ export const UNUSABLE_MESSAGES: Record<Exclude<InvitationState, "pending"> | "un
   withdrawn: "This invitation was withdrawn by the organization. Ask its owner for a new one if you still need access.",
   expired: "This invitation has expired (links work for 7 days). Ask the organization's owner for a new one.",
 };
+
+/** Where an invitation of `organizationId` is still pending: neither accepted, withdrawn nor expired. */
+export function pendingInvitationsOf(organizationId: string): SQL {
+  return and(
+    eq(invitations.organizationId, organizationId),
+    isNull(invitations.acceptedAt),
+    isNull(invitations.withdrawnAt),
+    gt(invitations.expiresAt, sql`now()`),
+  )!;
+}
 
 /**
  * The invitation whose token hashes to `tokenHash`, with its state, or null. `lock`: FOR UPDATE, so an

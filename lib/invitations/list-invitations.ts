@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { invitations } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
+import { pendingInvitationsOf } from "./invitation-state";
 import { presentInvitation, type InvitationView } from "./present-invitation";
 
 /** Pending invitations of ctx's organization (neither accepted, withdrawn nor expired), oldest first. */
@@ -8,14 +9,7 @@ export async function listInvitations({ ctx }: { ctx: Ctx }): Promise<Invitation
   const rows = await ctx.db
     .select({ id: invitations.id, email: invitations.email, role: invitations.role, expiresAt: invitations.expiresAt })
     .from(invitations)
-    .where(
-      and(
-        eq(invitations.organizationId, ctx.organizationId),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.withdrawnAt),
-        gt(invitations.expiresAt, sql`now()`),
-      ),
-    )
+    .where(pendingInvitationsOf(ctx.organizationId))
     .orderBy(asc(invitations.createdAt), asc(invitations.id));
   return rows.map(presentInvitation);
 }

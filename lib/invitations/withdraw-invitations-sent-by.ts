@@ -1,8 +1,9 @@
-import { and, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { invitations } from "@/db/schema";
 import type { Tx } from "@/db";
 import { recordAudit } from "@/lib/audit/record-audit";
 import type { Ctx } from "@/lib/context";
+import { pendingInvitationsOf } from "./invitation-state";
 
 export type WithdrawalReason = "inviter_removed" | "inviter_demoted" | "inviting_key_revoked";
 
@@ -25,15 +26,7 @@ export async function withdrawInvitationsSentBy(
   const withdrawn = await ctx.db
     .update(invitations)
     .set({ withdrawnAt: sql`now()` })
-    .where(
-      and(
-        eq(invitations.organizationId, ctx.organizationId),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.withdrawnAt),
-        gt(invitations.expiresAt, sql`now()`),
-        sentBy,
-      ),
-    )
+    .where(and(pendingInvitationsOf(ctx.organizationId), sentBy))
     .returning({ id: invitations.id, email: invitations.email, role: invitations.role });
   for (const invitation of withdrawn) {
     await recordAudit(ctx, {
