@@ -10,6 +10,7 @@
 // microseconds.
 import { NextResponse, type NextRequest } from "next/server";
 import { REQUESTED_PATH_HEADER } from "@/lib/auth/return-path";
+import { config as settings } from "@/lib/config/config";
 import { refuseMalformedRequest } from "@/lib/http/refuse-malformed-request";
 import { strictTransportSecurity } from "@/lib/http/security-headers";
 
@@ -17,7 +18,7 @@ export async function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set(REQUESTED_PATH_HEADER, request.nextUrl.pathname + request.nextUrl.search);
   const response = (await refuseMalformedRequest(request)) ?? NextResponse.next({ request: { headers } });
-  const hsts = strictTransportSecurity(process.env.APP_URL);
+  const hsts = strictTransportSecurity(settings().APP_URL);
   if (hsts) response.headers.set("Strict-Transport-Security", hsts);
   return response;
 }

@@ -3,6 +3,8 @@
 // (the ingest hot path, graphile_worker calls) gets its own instance.
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { config } from "@/lib/config/config";
+import { processSingleton } from "@/lib/runtime/process-singleton";
 import * as schema from "./schema";
 
 export function createDb(client: postgres.Sql) {
@@ -28,41 +30,34 @@ interface Clients {
  */
 const NO_JIT = { jit: "off" } as const;
 
-/**
- * A session setting chosen by an environment variable: one of `allowed` (case aside), `fallback` when
- * unset; anything else stops the process at start with the variable named, rather than at the first query.
- */
-export function sessionSettingFromEnv<T extends string>(
-  name: string,
-  allowed: readonly T[],
-  fallback: T,
-  env: Record<string, string | undefined> = process.env,
-): T {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw) return fallback;
-  if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  throw new Error(`${name} must be one of ${allowed.join(", ")} (got "${env[name]}")`);
-}
-
-const PLAN_CACHE_MODES = ["force_generic_plan", "auto", "force_custom_plan"] as const;
-export type PlanCacheMode = (typeof PLAN_CACHE_MODES)[number];
+export type PlanCacheMode = ReturnType<typeof hotPathPlanCacheMode>;
 
 /**
  * `plan_cache_mode` of the hot path's sessions: ingest's pool and every pool of the worker process
  * (HOT_PATH_PLAN_CACHE_MODE, default force_generic_plan). Their statements are prepared, fixed in
  * shape and indexed whatever the values, yet PostgreSQL's `auto` kept planning them again on every
  * run (a generic plan's estimate over a json parameter looks dearer than the custom ones): planning
- * was ~1/7 of the database's CPU per webhook, and generic plans took ~12 % off it (bench:e2e, README).
+ * was ~1/7 of the database's CPU per webhook, and generic plans took ~12 % off it (bench:e2e, docs/performance.md).
  * The dashboard/API pool keeps `auto`: its filters and searches want plans made for their values.
  */
-export function hotPathPlanCacheMode(env: Record<string, string | undefined> = process.env): PlanCacheMode {
-  return sessionSettingFromEnv("HOT_PATH_PLAN_CACHE_MODE", PLAN_CACHE_MODES, "force_generic_plan", env);
+export function hotPathPlanCacheMode() {
+  return config().HOT_PATH_PLAN_CACHE_MODE;
 }
 
-// Kept on globalThis so Next.js dev reloads do not open a new pool per edit.
-const holder = globalThis as unknown as { __inboxClients?: Clients };
+interface Pools {
+  clients?: Clients;
+  ingest?: { url: string; sql: postgres.Sql };
+  auth?: { url: string; sql: postgres.Sql };
+  sessionSettings?: Readonly<Record<string, string>>;
+  statementTimeoutMs?: number;
+}
 
-const sessionHolder = globalThis as unknown as { __inboxSessionSettings?: Readonly<Record<string, string>> };
+// One set per process: Next.js bundles (and dev reloads) must not each open their own pools.
+const pools = processSingleton("database pools", (): Pools => ({}));
+
+const assertNoPoolYet = (what: string) => {
+  if (pools.clients || pools.ingest || pools.auth) throw new Error(`${what} must be called before the first query`);
+};
 
 /**
  * Settings every session of this process's pools starts with, beyond the defaults: the worker process
@@ -70,18 +65,25 @@ const sessionHolder = globalThis as unknown as { __inboxSessionSettings?: Readon
  * before the first query: a pool already open would keep its sessions as they are.
  */
 export function setProcessSessionSettings(settings: Record<string, string>): void {
-  if (holder.__inboxClients || ingestHolder.__inboxIngestSql || authHolder.__inboxAuthSql) {
-    throw new Error("setProcessSessionSettings must be called before the first query");
-  }
-  sessionHolder.__inboxSessionSettings = { ...settings };
+  assertNoPoolYet("setProcessSessionSettings");
+  pools.sessionSettings = { ...settings };
 }
 
 function sessionSettings(): Readonly<Record<string, string>> {
-  return sessionHolder.__inboxSessionSettings ?? {};
+  return pools.sessionSettings ?? {};
+}
+
+/**
+ * The worker process runs its dashboard/API pool under WORKER_STATEMENT_TIMEOUT_MS rather than
+ * DATABASE_STATEMENT_TIMEOUT_MS (jobs/worker.ts). Call before the first query.
+ */
+export function setProcessStatementTimeoutMs(ms: number): void {
+  assertNoPoolYet("setProcessStatementTimeoutMs");
+  pools.statementTimeoutMs = ms;
 }
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = config().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it; see README).");
   return url;
 }
@@ -89,25 +91,23 @@ export function databaseUrl(): string {
 /**
  * DATABASE_STATEMENT_TIMEOUT_MS (default 15,000; 0 turns it off): the server cuts off any statement of
  * the dashboard/API pool that runs longer, so a few heavy searches cannot hold every connection; the
- * request gets 503 (lib/errors.ts asServiceUnavailable). The worker process runs without it
- * (jobs/worker.ts): its statements are bounded batches, but a roll-up after a long outage may not be.
+ * request gets 503 (lib/errors.ts asServiceUnavailable). The worker process runs without it by default
+ * (WORKER_STATEMENT_TIMEOUT_MS): its statements are bounded batches, but a roll-up after a long outage may not be.
  */
 export function statementTimeoutMs(): number {
-  const raw = process.env.DATABASE_STATEMENT_TIMEOUT_MS;
-  const parsed = Number(raw);
-  return raw !== undefined && raw !== "" && Number.isInteger(parsed) && parsed >= 0 ? parsed : 15_000;
+  return pools.statementTimeoutMs ?? config().DATABASE_STATEMENT_TIMEOUT_MS;
 }
 
 function clients(): Clients {
   const url = databaseUrl();
-  if (holder.__inboxClients?.url === url) return holder.__inboxClients;
-  const max = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  if (pools.clients?.url === url) return pools.clients;
+  const max = config().DATABASE_POOL_SIZE;
   const timeout = statementTimeoutMs();
   const connection = timeout > 0 ? { ...NO_JIT, ...sessionSettings(), statement_timeout: timeout } : { ...NO_JIT, ...sessionSettings() };
   const options = { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection } as const;
   const dbClient = postgres(url, options);
   const created: Clients = { url, dbClient, db: createDb(dbClient), sql: postgres(url, options) };
-  holder.__inboxClients = created;
+  pools.clients = created;
   return created;
 }
 
@@ -121,27 +121,23 @@ export function getSql(): postgres.Sql {
   return clients().sql;
 }
 
-const ingestHolder = globalThis as unknown as { __inboxIngestSql?: { url: string; sql: postgres.Sql } };
-
 /**
  * The ingest path's own small pool: every statement on it is cut off by the server after
  * `statementTimeoutMs`, so a request answered 503 cannot commit later (lib/ingest/group-commit.ts).
  */
 export function getIngestSql(options: { max: number; statementTimeoutMs: number }): postgres.Sql {
   const url = databaseUrl();
-  if (ingestHolder.__inboxIngestSql?.url !== url) {
+  if (pools.ingest?.url !== url) {
     const sql = postgres(url, {
       max: options.max,
       onnotice: () => {},
       connect_timeout: 1,
       connection: { ...NO_JIT, plan_cache_mode: hotPathPlanCacheMode(), ...sessionSettings(), statement_timeout: options.statementTimeoutMs },
     });
-    ingestHolder.__inboxIngestSql = { url, sql };
+    pools.ingest = { url, sql };
   }
-  return ingestHolder.__inboxIngestSql.sql;
+  return pools.ingest.sql;
 }
-
-const authHolder = globalThis as unknown as { __inboxAuthSql?: { url: string; sql: postgres.Sql } };
 
 /**
  * Sign-in's own small pool (throttle counters, the user lookup): a storm of sign-ins queues there, not
@@ -149,21 +145,17 @@ const authHolder = globalThis as unknown as { __inboxAuthSql?: { url: string; sq
  */
 export function getAuthSql(): postgres.Sql {
   const url = databaseUrl();
-  if (authHolder.__inboxAuthSql?.url !== url) {
-    const max = Number(process.env.AUTH_DATABASE_POOL_SIZE ?? 3);
-    authHolder.__inboxAuthSql = { url, sql: postgres(url, { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: { ...NO_JIT, ...sessionSettings() } }) };
+  if (pools.auth?.url !== url) {
+    const max = config().AUTH_DATABASE_POOL_SIZE;
+    pools.auth = { url, sql: postgres(url, { max, onnotice: () => {}, connect_timeout: 5, idle_timeout: 60, connection: { ...NO_JIT, ...sessionSettings() } }) };
   }
-  return authHolder.__inboxAuthSql.sql;
+  return pools.auth.sql;
 }
 
 /** Closes the pools (worker shutdown, tests). */
 export async function closeDb(): Promise<void> {
-  const current = holder.__inboxClients;
-  const ingest = ingestHolder.__inboxIngestSql;
-  const authSql = authHolder.__inboxAuthSql;
-  holder.__inboxClients = undefined;
-  ingestHolder.__inboxIngestSql = undefined;
-  authHolder.__inboxAuthSql = undefined;
+  const { clients: current, ingest, auth: authSql } = pools;
+  pools.clients = pools.ingest = pools.auth = undefined;
   await ingest?.sql.end({ timeout: 5 });
   await authSql?.sql.end({ timeout: 5 });
   if (current) await Promise.all([current.dbClient.end({ timeout: 5 }), current.sql.end({ timeout: 5 })]);

@@ -1,16 +1,19 @@
 // The worker process (`npm run start:worker`; `npm start` runs it beside the web server).
-import { getSql } from "@/db";
+import { getSql, setProcessStatementTimeoutMs } from "@/db";
+import { config, stopOnInvalidConfig } from "@/lib/config/config";
 import { indexBodiesJobSpec } from "@/lib/delivery/index-bodies";
 import { exitSafelyOnUncaughtErrors, guardConsole } from "@/lib/logging/guard-console";
+import { logger } from "@/lib/logging/logger";
 import { describeOwnVacuum, ownVacuumJobSpec } from "@/lib/maintenance/vacuum-own-tables";
 import { enqueueRaw } from "@/lib/queue/enqueue";
 import { runWorker } from "@/lib/runtime/run-worker";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
 
+stopOnInvalidConfig("worker");
 // The dashboard/API pool's statement timeout (db/index.ts) is not for the worker: its purges and
 // roll-ups are bounded batches, but a roll-up after a long outage folds everything that piled up.
-process.env.DATABASE_STATEMENT_TIMEOUT_MS = process.env.WORKER_STATEMENT_TIMEOUT_MS ?? "0";
+setProcessStatementTimeoutMs(config().WORKER_STATEMENT_TIMEOUT_MS);
 
 guardConsole();
 exitSafelyOnUncaughtErrors("worker");
@@ -23,7 +26,7 @@ await runWorker(taskList, {
     await enqueueRaw(getSql(), [indexBodiesJobSpec("")]);
     const ownVacuum = await describeOwnVacuum();
     if (!ownVacuum) return;
-    console.log(`[worker] ${ownVacuum}`);
+    logger.info(`[worker] ${ownVacuum}`);
     await enqueueRaw(getSql(), [ownVacuumJobSpec()]);
   },
 });

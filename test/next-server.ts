@@ -1,6 +1,7 @@
 // Starts the production Next.js server (building it first when stale) for tests that need real HTTP.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { configFrom } from "@/lib/config/config";
 import { ensureNextBuild, nextStartArgs } from "@/lib/runtime/next-build";
 
 /** NEXT_NODE_ARGS: extra Node arguments for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile a benchmark. */
@@ -28,7 +29,7 @@ export async function startNextServer(options: { databaseUrl: string; port?: num
   const port = options.port ?? (await freePort());
   const url = `http://localhost:${port}`;
   const env = { ...process.env, ...options.env, DATABASE_URL: options.databaseUrl, APP_URL: options.env?.APP_URL ?? url, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" };
-  const child = spawn(process.execPath, [...profileArgs(), ...nextStartArgs(process.cwd(), String(port), env)], {
+  const child = spawn(process.execPath, [...profileArgs(), ...nextStartArgs(process.cwd(), port, configFrom(env))], {
     env,
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -1,5 +1,6 @@
 // The token in an alert-email confirmation link: 256 random bits, stored only as its sha256.
 import { createHash, randomBytes } from "node:crypto";
+import { config } from "@/lib/config/config";
 
 export const ALERT_EMAIL_CONFIRMATION = {
   /** A link works this long. */
@@ -18,6 +19,5 @@ export function hashAlertEmailToken(token: string): string {
 }
 
 export function confirmationUrl(token: string): string {
-  const base = (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
-  return `${base}/confirm-alert-email/${token}`;
+  return `${config().APP_URL}/confirm-alert-email/${token}`;
 }

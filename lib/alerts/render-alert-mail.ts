@@ -1,4 +1,5 @@
 // The words of every alert mail, plain text and simple HTML, from facts the evaluator gathered.
+import { config } from "@/lib/config/config";
 import type { AlertEndpoint } from "./alert-endpoint";
 import { ALERT_TIMING, OPEN_COUNT_CAP } from "./alert-settings";
 import { formatDuration } from "./format-duration";
@@ -35,12 +36,8 @@ export interface RenderedMail {
   html: string;
 }
 
-function appUrl(): string {
-  return (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
-}
-
 export function deliveriesLink(endpointId: string, status: "pending" | "dead"): string {
-  return `${appUrl()}/deliveries?endpointId=${encodeURIComponent(endpointId)}&status=${status}`;
+  return `${config().APP_URL}/deliveries?endpointId=${encodeURIComponent(endpointId)}&status=${status}`;
 }
 
 function escapeHtml(value: string): string {

@@ -4,7 +4,7 @@
 // 5–26×. So beyond a few attempts a second, or while password hashing is full, a sign-in is told the
 // server is busy before Auth.js runs. People sign in a few times a day; a storm of them is an attack.
 import { passwordHashingIsFull, PasswordHashingBusyError } from "@/lib/crypto/password";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
 
 // One token bucket for the whole process (the limiter is keyed; one key here).
@@ -12,8 +12,7 @@ let bucket: IngestRateLimiter | undefined;
 const PROCESS = "sign-in";
 
 function signInBucket(): IngestRateLimiter {
-  const ratePerSecond = positiveIntegerEnv(process.env.AUTH_SIGNIN_RATE, 5);
-  const burst = positiveIntegerEnv(process.env.AUTH_SIGNIN_BURST, 2 * ratePerSecond);
+  const { AUTH_SIGNIN_RATE: ratePerSecond, AUTH_SIGNIN_BURST: burst } = config();
   if (bucket?.options.ratePerSecond !== ratePerSecond || bucket.options.burst !== burst) {
     bucket = new IngestRateLimiter({ ratePerSecond, burst, maxOrganizations: 1 });
   }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
@@ -21,6 +21,15 @@ function inboxWith(env: Record<string, string>, ...args: string[]) {
     timeout: 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** inbox(), without holding the test's thread: several commands at once. */
+function inboxAsync(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["--import", "tsx", "lib/cli/inbox.ts", ...args], { env: { ...process.env, DATABASE_URL: database.url() }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
 
 describe("the inbox CLI", () => {
@@ -49,7 +58,8 @@ describe("the inbox CLI", () => {
     for (const command of ["org:create", "apikey:create", "--help"]) expect(result.stdout).toContain(`npm run inbox -- ${command}`);
   });
 
-  it("exits non-zero with a clear message on bad input", () => {
+  // Six processes: side by side, since one run of them after another took ~30 s on a loaded machine.
+  it("exits non-zero with a clear message on bad input", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["org:create", "--name", "X", "--email", "x@example.test"], /Missing --password/],
       [["org:create", "--name", "X", "--email", "not-an-email", "--password", "a-long-cli-password"], /valid email/],
@@ -58,8 +68,9 @@ describe("the inbox CLI", () => {
       [["frobnicate"], /Unknown command frobnicate/],
       [["org:create", "--bogus", "1"], /bogus/],
     ];
-    for (const [args, message] of cases) {
-      const result = inbox(...args);
+    const results = await Promise.all(cases.map(([args]) => inboxAsync(...args)));
+    for (const [index, [args, message]] of cases.entries()) {
+      const result = results[index]!;
       expect(result.code, args.join(" ")).toBe(1);
       expect(result.stdout).toBe("");
       expect(result.stderr).toMatch(message);

@@ -1,9 +1,12 @@
-// `npm run inbox -- <command>`: bootstrap for self-hosters. Prints one JSON line; errors go to stderr, exit 1.
+// `npm run inbox -- <command>`: bootstrap for self-hosters. Prints one JSON line (`config`: one line per
+// variable); errors go to stderr, exit 1.
 import { parseArgs } from "node:util";
 import { closeDb } from "@/db";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { config, configProblems, describeConfig, stopOnInvalidConfig } from "@/lib/config/config";
 import { createCtx } from "@/lib/context";
 import { DomainError } from "@/lib/errors";
+import { logToStandardError } from "@/lib/logging/logger";
 import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
 import { organizationExists } from "@/lib/organizations/organization-exists";
 import { migrateDatabase } from "@/lib/runtime/migrate";
@@ -15,6 +18,9 @@ const USAGE = `Usage:
       Prints {"organizationId", "userId", "apiKey"}.
   npm run inbox -- apikey:create --org ORGANIZATION_ID [--name NAME] [--role owner|admin|viewer]  (default admin)
       Creates another API key for the organization. Prints {"apiKey"}.
+  npm run inbox -- config
+      Prints the effective configuration: NAME=value, one line per environment variable, "# default"
+      where it is not set; secrets masked. Exits 1 naming each variable whose value is refused.
   npm run inbox -- --help
       This text.
 
@@ -56,13 +62,16 @@ async function main(argv: string[]): Promise<unknown> {
  * `npm start` is running, starting it otherwise), so bootstrap works before or beside `npm start`.
  */
 async function useDefaultDatabase(): Promise<ResolvedEnvironment | undefined> {
-  if (process.env.DATABASE_URL) return undefined;
+  if (config().DATABASE_URL) return undefined;
   const resolved = await resolveEnvironment({ allowEmbeddedDatabase: true, log: (line) => process.stderr.write(`[inbox] ${line}\n`) });
-  process.env.DATABASE_URL = resolved.env.DATABASE_URL;
-  process.env.AUTH_SECRET = resolved.env.AUTH_SECRET;
-  await migrateDatabase(resolved.env.DATABASE_URL!);
+  process.env.DATABASE_URL = resolved.databaseUrl;
+  process.env.AUTH_SECRET = resolved.authSecret;
+  await migrateDatabase(resolved.databaseUrl);
   return resolved;
 }
+
+// Migration notes and any other log line go to stderr: stdout is the JSON answer alone.
+logToStandardError();
 
 let resolved: ResolvedEnvironment | undefined;
 if (asksForHelp(process.argv.slice(2))) {
@@ -70,6 +79,14 @@ if (asksForHelp(process.argv.slice(2))) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+if (process.argv.slice(2).join(" ") === "config") {
+  // No database either: what every process would start with, read from this environment.
+  const problems = configProblems();
+  if (problems.length) process.stderr.write(`${problems.join("\n")}\n`);
+  else process.stdout.write(`${describeConfig().join("\n")}\n`);
+  process.exit(problems.length ? 1 : 0);
+}
+stopOnInvalidConfig("inbox");
 useDefaultDatabase()
   .then((environment) => {
     resolved = environment;

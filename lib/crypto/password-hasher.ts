@@ -4,6 +4,7 @@
 // from them: a sign-in storm slows sign-ins, not ingest. Where workers cannot start, crypto.scrypt.
 import { scrypt as scryptCallback, type ScryptOptions } from "node:crypto";
 import { Worker } from "node:worker_threads";
+import { config } from "@/lib/config/config";
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -23,10 +24,7 @@ const idle: HashWorker[] = [];
 let workersUnavailable = false;
 
 /** PASSWORD_HASH_NICE: the hashing threads' nice value, 0–19 (default 10: ~1/10 of a core another thread wants). */
-const niceValue = () => {
-  const value = Number(process.env.PASSWORD_HASH_NICE ?? 10);
-  return Number.isInteger(value) && value >= 0 && value <= 19 ? value : 10;
-};
+const niceValue = () => config().PASSWORD_HASH_NICE;
 
 function newWorker(): HashWorker {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { nice: niceValue() } });

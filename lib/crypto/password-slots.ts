@@ -2,9 +2,8 @@
 // lookups, fs, zlib), and each hash takes ~130 ms of a core here. A sign-in storm must not take every
 // core and thread from ingest: a few hashes run at once, a short queue waits, and past that the caller
 // is refused at once rather than queued behind hundreds.
-import { availableParallelism } from "node:os";
+import { config } from "@/lib/config/config";
 import { DomainError } from "@/lib/errors";
-import { positiveIntegerEnv } from "@/lib/env-number";
 
 /** The process has more password hashes waiting than it will queue: try again shortly. */
 export class PasswordHashingBusyError extends DomainError {
@@ -14,10 +13,7 @@ export class PasswordHashingBusyError extends DomainError {
 }
 
 // Half the cores (at least one) may hash at once; the queue holds about a second or two of work.
-const limits = () => ({
-  concurrency: positiveIntegerEnv(process.env.PASSWORD_HASH_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2))),
-  queue: positiveIntegerEnv(process.env.PASSWORD_HASH_QUEUE, 8),
-});
+const limits = () => ({ concurrency: config().PASSWORD_HASH_CONCURRENCY, queue: config().PASSWORD_HASH_QUEUE });
 
 let running = 0;
 const waiting: Array<() => void> = [];

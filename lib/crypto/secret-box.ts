@@ -2,11 +2,12 @@
 // key derived (HKDF) from INBOX_ENCRYPTION_KEY, else AUTH_SECRET. Changing that key makes what was
 // stored unreadable.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { config } from "@/lib/config/config";
 
 let cached: { source: string; key: Buffer } | undefined;
 
 function key(): Buffer {
-  const source = process.env.INBOX_ENCRYPTION_KEY || process.env.AUTH_SECRET;
+  const source = config().INBOX_ENCRYPTION_KEY;
   if (!source) throw new Error("Set AUTH_SECRET (or INBOX_ENCRYPTION_KEY) to encrypt endpoint secrets.");
   if (cached?.source !== source) {
     cached = { source, key: Buffer.from(hkdfSync("sha256", source, "webhook-inbox", "endpoint-secrets/v1", 32)) };

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
+import { configFrom } from "@/lib/config/config";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
 import { GroupCommitter } from "@/lib/ingest/group-commit";
@@ -80,7 +81,7 @@ describe("the indexer's turns", () => {
     for (let i = 0; i < 12; i++) await createDeliveryFixture({ ctx: heavy!.org.ctx, endpointId: heavy!.endpointId, body: heavyBody(), enqueue: false });
     const lightOne = await createDeliveryFixture({ ctx: light!.org.ctx, endpointId: light!.endpointId, body: '{"note":"small"}', enqueue: false });
     // One turn a pass (a pass takes one turn at least), each turn at most 128 KiB of body: two or three heavy bodies.
-    const settings = { ...indexBodiesSettings({}), bytesPerTurn: 131_072, runMs: 1 };
+    const settings = { ...indexBodiesSettings(configFrom({})), bytesPerTurn: 131_072, runMs: 1 };
     const first = await indexBodies({ settings });
     expect(first).toMatchObject({ turns: 1, after: heavy!.org.organizationId, more: true });
     expect(first.indexed).toBeGreaterThanOrEqual(2);

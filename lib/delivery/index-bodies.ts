@@ -8,7 +8,7 @@
 // a body not yet indexed is found all the same, only slower.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
+import { config, type Config } from "@/lib/config/config";
 import type { JobSpec } from "@/lib/queue/enqueue";
 
 export interface IndexBodiesSettings {
@@ -27,12 +27,12 @@ export interface IndexBodiesSettings {
   busyShare: number;
 }
 
-export function indexBodiesSettings(env: Record<string, string | undefined> = process.env): IndexBodiesSettings {
+export function indexBodiesSettings(settings: Config = config()): IndexBodiesSettings {
   return {
-    rowsPerTurn: positiveIntegerEnv(env.INDEX_BODIES_ROWS_PER_TURN, 200),
-    bytesPerTurn: positiveIntegerEnv(env.INDEX_BODIES_BYTES_PER_TURN, 262_144),
-    runMs: positiveIntegerEnv(env.INDEX_BODIES_RUN_MS, 2_000),
-    busyShare: Math.min(1, positiveNumberEnv(env.INDEX_BODIES_BUSY_SHARE, 0.25)),
+    rowsPerTurn: settings.INDEX_BODIES_ROWS_PER_TURN,
+    bytesPerTurn: settings.INDEX_BODIES_BYTES_PER_TURN,
+    runMs: settings.INDEX_BODIES_RUN_MS,
+    busyShare: settings.INDEX_BODIES_BUSY_SHARE,
   };
 }
 

@@ -4,13 +4,14 @@ import { and, sql, type SQL } from "drizzle-orm";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
+import { config } from "@/lib/config/config";
 import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
 import { bucketsAround, inBucketsOf, offClockIds, type SliceTimes } from "./search-buckets";
 
 /** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_bucket_trgm_idx, db/online-indexes.ts). */
 const TRIGRAM_MAX_BODY_BYTES = 65_536;
 /** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
-const searchWindow = () => Number(process.env.INBOX_SEARCH_WINDOW ?? 10_000);
+const searchWindow = () => config().INBOX_SEARCH_WINDOW;
 /** It walks a tenth of them first, to tell whether walking the rest would fill the page. */
 const probeSize = (window: number) => Math.max(1, Math.round(window / 10));
 /** A nearly full page walks on past the window at most this many times (see searchDeliveries). */

@@ -4,7 +4,7 @@
 // once held all ten connections, and every other organization's pages and API calls waited behind them.
 // A search over its organization's share waits here, holding no connection, and organizations waiting take
 // turns; past a short queue it is refused (429), so a client firing searches in a loop only slows itself.
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config, type Config } from "@/lib/config/config";
 import { TooManyRequestsError } from "@/lib/errors";
 
 export interface SearchGateSettings {
@@ -16,11 +16,11 @@ export interface SearchGateSettings {
   queuePerOrganization: number;
 }
 
-export function searchGateSettings(env: NodeJS.ProcessEnv = process.env): SearchGateSettings {
+export function searchGateSettings(settings: Config = config()): SearchGateSettings {
   return {
-    perOrganization: positiveIntegerEnv(env.SEARCH_CONCURRENCY, 2),
-    total: positiveIntegerEnv(env.SEARCH_TOTAL_CONCURRENCY, 5),
-    queuePerOrganization: positiveIntegerEnv(env.SEARCH_QUEUE, 4),
+    perOrganization: settings.SEARCH_CONCURRENCY,
+    total: settings.SEARCH_TOTAL_CONCURRENCY,
+    queuePerOrganization: settings.SEARCH_QUEUE,
   };
 }
 

@@ -2,11 +2,8 @@ import { count, eq, sql } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import type { Tx } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { LimitReachedError } from "@/lib/errors";
-
-/** ORG_MAX_ENDPOINTS: how many endpoints one organization may have (default 100). */
-export const orgMaxEndpoints = () => positiveIntegerEnv(process.env.ORG_MAX_ENDPOINTS, 100);
 
 /**
  * Refuses (409 limit_reached) when the organization already has its maximum of endpoints. Call inside
@@ -17,7 +14,7 @@ export const orgMaxEndpoints = () => positiveIntegerEnv(process.env.ORG_MAX_ENDP
 export async function assertUnderEndpointLimit({ ctx }: { ctx: Ctx & { db: Tx } }): Promise<void> {
   await ctx.db.execute(sql`select 1 from organizations where id = ${ctx.organizationId} for no key update`);
   const [row] = await ctx.db.select({ n: count() }).from(endpoints).where(eq(endpoints.organizationId, ctx.organizationId));
-  const max = orgMaxEndpoints();
+  const max = config().ORG_MAX_ENDPOINTS;
   if (row!.n >= max) {
     throw new LimitReachedError(`This organization has reached its limit of ${max} endpoints; delete one before creating another.`);
   }

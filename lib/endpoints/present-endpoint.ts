@@ -1,11 +1,11 @@
 import type { endpoints } from "@/db/schema";
+import { config } from "@/lib/config/config";
 import { readProviderSettings } from "./provider-settings";
 
 type EndpointRow = typeof endpoints.$inferSelect;
 
 export function ingestUrl(endpointId: string): string {
-  const base = (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
-  return `${base}/in/${endpointId}`;
+  return `${config().APP_URL}/in/${endpointId}`;
 }
 
 /** The public endpoint object (API.md). Secrets never leave here. */

@@ -5,14 +5,8 @@ import { sql } from "drizzle-orm";
 import { getSql } from "@/db";
 import type { Ctx } from "@/lib/context";
 import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 
-/**
- * ENDPOINT_PURGE_BATCH_SIZE: deliveries removed per transaction (default 500). Each batch's commit writes its
- * WAL in one burst that other tenants' commits wait behind: at 1,000 a batch, other tenants' ingest p99 during
- * a 200,000-delivery purge was 85–109 ms on a slow day (delete-endpoint.solo.int.test.ts); at 500, 68 ms.
- */
-export const purgeBatchSize = () => positiveIntegerEnv(process.env.ENDPOINT_PURGE_BATCH_SIZE, 500);
 const PAUSE_FACTOR = 2;
 const MIN_PAUSE_MS = 200;
 
@@ -39,7 +33,7 @@ export async function purgeEndpointDeliveries({ ctx, input }: {
   ctx: Ctx;
   input: { endpointId: string; budgetMs: number; signal?: AbortSignal };
 }): Promise<{ deleted: number; done: boolean }> {
-  const batchSize = purgeBatchSize();
+  const batchSize = config().ENDPOINT_PURGE_BATCH_SIZE;
   const deadline = Date.now() + input.budgetMs;
   let deleted = 0;
   for (;;) {

@@ -26,10 +26,17 @@ describe("clientAddress walks X-Forwarded-For from the right, past trusted proxi
     expect(from("10.0.0.9, 127.0.0.1")).toBe("10.0.0.9"); // all trusted: the furthest we know
   });
 
-  it("matches IPv6 proxies and plain addresses, and ignores entries that are no CIDR", () => {
-    process.env.TRUSTED_PROXIES = "::1, fd00::/8, not-a-cidr, 10.0.0.0/99";
+  it("matches IPv6 proxies and plain addresses, and refuses entries that are no CIDR, naming TRUSTED_PROXIES", () => {
+    process.env.TRUSTED_PROXIES = "::1, fd00::/8";
     expect(from("6.6.6.6, fd12::1, ::1")).toBe("6.6.6.6");
     expect(from("6.6.6.6, 10.0.0.1")).toBe("10.0.0.1");
+    process.env.TRUSTED_PROXIES = "::1, fd00::/8, not-a-cidr, 10.0.0.0/99";
+    expect(() => from("6.6.6.6, ::1")).toThrow(/TRUSTED_PROXIES=.*IP addresses or CIDR blocks/);
+  });
+
+  it("compares an IPv4-mapped IPv6 proxy block as the IPv4 block it holds", () => {
+    process.env.TRUSTED_PROXIES = "::ffff:10.0.0.0/104";
+    expect(from("6.6.6.6, 10.1.2.3")).toBe("6.6.6.6");
   });
 
   it("shows IPv4-mapped addresses as IPv4, on either side of the walk", () => {

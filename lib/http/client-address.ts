@@ -4,27 +4,26 @@
 // TRUSTED_PROXIES appends its own peer. So the list is walked from the right, past trusted proxies;
 // the first address that is not one is the client. Default: no proxy trusted → the socket peer.
 import { BlockList, isIP } from "node:net";
+import { config } from "@/lib/config/config";
 import { canonicalAddress } from "@/lib/net/own-address-guard";
 
-let trusted: { source: string; list: BlockList } | undefined;
+let trusted: { entries: readonly string[]; list: BlockList } | undefined;
 
-/** TRUSTED_PROXIES: comma-separated CIDRs or addresses; an entry that is neither is ignored (logged once). */
+/** TRUSTED_PROXIES: addresses or CIDRs, each checked by the configuration (a bad one stops start-up). */
 function trustedProxies(): BlockList {
-  const source = process.env.TRUSTED_PROXIES ?? "";
-  if (trusted?.source === source) return trusted.list;
+  const entries = config().TRUSTED_PROXIES; // the same array while the variable's text is unchanged
+  if (trusted?.entries === entries) return trusted.list;
   const list = new BlockList();
-  for (const entry of source.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of entries) {
     const [rawAddress, rawPrefix] = entry.split("/") as [string, string | undefined];
     const address = canonicalAddress(rawAddress);
     const family = isIP(address);
-    const prefix = rawPrefix === undefined ? (family === 4 ? 32 : 128) : Number(rawPrefix);
-    if (!family || !/^\d+$/.test(rawPrefix ?? "0") || prefix > (family === 4 ? 32 : 128)) {
-      console.error(`[client-address] TRUSTED_PROXIES entry "${entry}" is not a CIDR or an IP address; ignored`);
-      continue;
-    }
+    const written = rawPrefix === undefined ? (family === 4 ? 32 : 128) : Number(rawPrefix);
+    // An IPv4-mapped IPv6 block (::ffff:10.0.0.0/104) is compared as the IPv4 block it holds.
+    const prefix = family === 4 && isIP(rawAddress.replace(/^\[|\]$/g, "").replace(/%.*$/, "")) === 6 ? Math.max(0, written - 96) : written;
     list.addSubnet(address, prefix, family === 4 ? "ipv4" : "ipv6");
   }
-  trusted = { source, list };
+  trusted = { entries, list };
   return list;
 }
 
@@ -53,7 +52,7 @@ function forwardedClient(headers: Headers): { address: string | null; unparseabl
  * hook (`next dev`, a bare `next start`), or a hop we trust passed on something that is no address.
  */
 export function clientAddress(headers: Headers): string | null {
-  if (process.env.INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
+  if (config().INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
   return forwardedClient(headers).address;
 }
 
@@ -66,7 +65,7 @@ export const UNPARSEABLE_ADDRESS = "unparseable";
  * null only when no address can be known at all (no peer hook).
  */
 export function throttleAddress(headers: Headers): string | null {
-  if (process.env.INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
+  if (config().INBOX_PEER_ADDRESS_APPENDED !== "1") return null;
   const { address, unparseable } = forwardedClient(headers);
   return unparseable ? UNPARSEABLE_ADDRESS : address;
 }

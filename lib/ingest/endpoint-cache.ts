@@ -6,6 +6,7 @@ import { NotFoundError, StoreUnavailableError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { readProviderSettings } from "@/lib/endpoints/provider-settings";
+import { processSingleton } from "@/lib/runtime/process-singleton";
 import type { Provider } from "@/lib/signatures";
 import type { GenericHmacConfig } from "@/lib/signatures/types";
 
@@ -25,10 +26,9 @@ export interface IngestEndpoint {
 
 const TTL_MS = 5_000;
 type Entry = Promise<IngestEndpoint | null> | { value: IngestEndpoint | null; expiresAt: number };
-// On globalThis: Next.js bundles route handlers and server actions separately, each with its own copy
+// One per process: Next.js bundles route handlers and server actions separately, each with its own copy
 // of this module, so a module-level Map would let the ingest route keep a secret the dashboard rotated.
-const holder = globalThis as unknown as { __inboxEndpointCache?: Map<string, Entry> };
-const cache = (holder.__inboxEndpointCache ??= new Map<string, Entry>());
+const cache = processSingleton("ingest endpoint cache", () => new Map<string, Entry>());
 
 async function load(id: string): Promise<IngestEndpoint | null> {
   const [row] = await getSql()`

@@ -3,24 +3,20 @@
 // withdrawn ones too, so invite-withdraw-invite cannot repeat a mail (API.md: 429 `rate_limited`).
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { TooManyRequestsError } from "@/lib/errors";
 
 const WINDOW_HOURS = 24;
-
-/** INVITATION_MAIL_ADDRESS_LIMIT: invitation mails one address may receive a day, default 3. */
-const addressLimit = () => positiveIntegerEnv(process.env.INVITATION_MAIL_ADDRESS_LIMIT, 3);
-/** INVITATION_MAIL_ORGANIZATION_LIMIT: invitation mails one organization may send a day, default 50. */
-const organizationLimit = () => positiveIntegerEnv(process.env.INVITATION_MAIL_ORGANIZATION_LIMIT, 50);
 
 /**
  * Throws 429 with the seconds until a mail may go again when `email`, or the organization, has had its
  * day's invitations. In the inviting transaction, after its per-address lock.
  */
 export async function requireInvitationMailAllowed(tx: Tx, input: { organizationId: string; email: string }): Promise<void> {
+  const { INVITATION_MAIL_ADDRESS_LIMIT, INVITATION_MAIL_ORGANIZATION_LIMIT } = config();
   const bounds = [
-    { limit: addressLimit(), column: sql`email = ${input.email}`, who: `${input.email} has been sent` },
-    { limit: organizationLimit(), column: sql`organization_id = ${input.organizationId}`, who: "this organization has sent" },
+    { limit: INVITATION_MAIL_ADDRESS_LIMIT, column: sql`email = ${input.email}`, who: `${input.email} has been sent` },
+    { limit: INVITATION_MAIL_ORGANIZATION_LIMIT, column: sql`organization_id = ${input.organizationId}`, who: "this organization has sent" },
   ];
   for (const { limit, column, who } of bounds) {
     // The limit-th newest invitation of the window: once it is older than the window, one more may go.

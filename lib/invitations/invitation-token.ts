@@ -1,6 +1,7 @@
 // The token in an invitation link: 256 random bits, of which only the sha256 is stored
 // (invitations.token_hash). The link is the only place the token itself ever appears.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/config/config";
 
 /** An invitation link works this long (API.md). */
 export const INVITATION_VALID_DAYS = 7;
@@ -30,6 +31,5 @@ export function sameTokenHash(a: string, b: string): boolean {
 }
 
 export function invitationUrl(token: string): string {
-  const base = (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, "");
-  return `${base}/invite/${token}`;
+  return `${config().APP_URL}/invite/${token}`;
 }

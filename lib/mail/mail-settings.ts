@@ -1,14 +1,15 @@
-// Where mail goes, from the environment, read at send time (the worker may be restarted with new values).
+// Where mail goes (SMTP_URL, MAIL_FROM in lib/config/schema.ts), read at send time.
 import nodemailer from "nodemailer";
+import { config } from "@/lib/config/config";
 
 /** SMTP_URL, e.g. smtp://user:pass@smtp.example.com:587 or smtps://…:465; null means "log it and keep it for the dev mailbox". */
 export function smtpUrl(): string | null {
-  return process.env.SMTP_URL?.trim() || null;
+  return config().SMTP_URL ?? null;
 }
 
 /** MAIL_FROM, e.g. "Webhook Inbox <alerts@example.com>". */
 export function mailFrom(): string {
-  return process.env.MAIL_FROM?.trim() || "Webhook Inbox <alerts@localhost>";
+  return config().MAIL_FROM;
 }
 
 /**

@@ -2,6 +2,7 @@
 // past autovacuum's thresholds, and leaves the others alone.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
+import { configFrom } from "@/lib/config/config";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { useTestDatabase } from "@/test/db";
@@ -60,7 +61,7 @@ describe("vacuum-own-tables", () => {
     expect(apiKeysBefore.n_mod_since_analyze).toBeLessThan(50);
 
     const lines: string[] = [];
-    const pass = await vacuumOwnTables({ settings: ownVacuumSettings({}), log: (line) => lines.push(line) });
+    const pass = await vacuumOwnTables({ settings: ownVacuumSettings(configFrom({})), log: (line) => lines.push(line) });
 
     expect(pass.busy).toBe(false);
     expect(pass.maintained).toContainEqual(expect.objectContaining({ table: `public.${DELIVERIES}`, action: "vacuum", skipped: false }));
@@ -103,7 +104,7 @@ describe("vacuum-own-tables", () => {
 
     const shutdown = new AbortController();
     const lines: string[] = [];
-    const passing = vacuumOwnTables({ settings: ownVacuumSettings({}), signal: shutdown.signal, log: (line) => lines.push(line) });
+    const passing = vacuumOwnTables({ settings: ownVacuumSettings(configFrom({})), signal: shutdown.signal, log: (line) => lines.push(line) });
     await until("the VACUUM of deliveries to run", async () => {
       const [row] = await sql`select 1 from pg_stat_activity where application_name = 'webhook-inbox vacuum-own-tables' and state = 'active' and query ilike 'vacuum%deliveries%'`;
       return Boolean(row) || false;
@@ -117,7 +118,7 @@ describe("vacuum-own-tables", () => {
   });
 
   it("does nothing when told to leave vacuuming to the operator", async () => {
-    const pass = await vacuumOwnTables({ settings: ownVacuumSettings({ VACUUM_OWN_TABLES: "off" }) });
+    const pass = await vacuumOwnTables({ settings: ownVacuumSettings(configFrom({ VACUUM_OWN_TABLES: "off" })) });
     expect(pass).toEqual({ looked: 0, maintained: [], busy: false, left: 0 });
   });
 });

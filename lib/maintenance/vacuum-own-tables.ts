@@ -17,8 +17,9 @@
 // after its time budget; what it leaves, the next pass takes, worst table first.
 import postgres from "postgres";
 import { databaseUrl, getSql } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config, type Config } from "@/lib/config/config";
 import type { JobSpec } from "@/lib/queue/enqueue";
+import { logger } from "@/lib/logging/logger";
 
 export type OwnVacuumMode = "auto" | "off";
 
@@ -33,12 +34,12 @@ export interface OwnVacuumSettings {
   statementTimeoutMs: number;
 }
 
-export function ownVacuumSettings(env: Record<string, string | undefined> = process.env): OwnVacuumSettings {
+export function ownVacuumSettings(settings: Config = config()): OwnVacuumSettings {
   return {
-    mode: env.VACUUM_OWN_TABLES === "off" ? "off" : "auto",
-    intervalSeconds: positiveIntegerEnv(env.VACUUM_OWN_TABLES_INTERVAL_SECONDS, 15),
-    runSeconds: positiveIntegerEnv(env.VACUUM_OWN_TABLES_RUN_SECONDS, 30),
-    statementTimeoutMs: positiveIntegerEnv(env.VACUUM_OWN_TABLES_STATEMENT_TIMEOUT_MS, 600_000),
+    mode: settings.VACUUM_OWN_TABLES,
+    intervalSeconds: settings.VACUUM_OWN_TABLES_INTERVAL_SECONDS,
+    runSeconds: settings.VACUUM_OWN_TABLES_RUN_SECONDS,
+    statementTimeoutMs: settings.VACUUM_OWN_TABLES_STATEMENT_TIMEOUT_MS,
   };
 }
 
@@ -155,7 +156,7 @@ export async function vacuumOwnTables(
   options: { settings?: OwnVacuumSettings; signal?: AbortSignal; log?: (line: string) => void } = {},
 ): Promise<OwnVacuumPass> {
   const settings = options.settings ?? ownVacuumSettings();
-  const log = options.log ?? ((line: string) => console.log(`[vacuum-own-tables] ${line}`));
+  const log = options.log ?? ((line: string) => logger.info(`[vacuum-own-tables] ${line}`));
   if (settings.mode === "off") return { looked: 0, maintained: [], busy: false, left: 0 };
   const { server, tables, looked } = await readOwnTablesHealth();
   if (tables.length === 0) return { looked, maintained: [], busy: false, left: 0 };

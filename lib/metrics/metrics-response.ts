@@ -1,5 +1,6 @@
 // GET /api/metrics: off (404) unless METRICS_TOKEN is set; then only for `Authorization: Bearer <METRICS_TOKEN>`.
 import { createHash, timingSafeEqual } from "node:crypto";
+import { config } from "@/lib/config/config";
 import { errorResponse, jsonError } from "@/lib/http/error-response";
 import { ackLatency } from "./ack-latency";
 import { EXPOSITION_CONTENT_TYPE, histogramSamples, renderExposition, type MetricFamily } from "./exposition";
@@ -54,7 +55,7 @@ function families(endpoints: EndpointMetrics[]): MetricFamily[] {
 
 /** The whole answer for GET /api/metrics. */
 export async function metricsResponse(request: Request): Promise<Response> {
-  const token = process.env.METRICS_TOKEN;
+  const token = config().METRICS_TOKEN;
   if (!token) return jsonError(404, "not_found", "Not found.");
   if (!bearerMatches(request.headers.get("authorization"), token)) {
     return jsonError(401, "unauthorized", "Send Authorization: Bearer <METRICS_TOKEN>.", { "www-authenticate": 'Bearer realm="metrics"' });

@@ -3,12 +3,13 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { promises as dns } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { config } from "@/lib/config/config";
 import { ValidationError } from "@/lib/errors";
 import { assertNotOwnAddress, isLocalAddress } from "./own-address-guard";
 import { specialPurposeReason } from "./special-purpose-address";
 
 export function privateDestinationsAllowed(): boolean {
-  return process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS === "true";
+  return config().INBOX_ALLOW_PRIVATE_DESTINATIONS;
 }
 
 /** True for every special-purpose address (lib/net/special-purpose-address.ts): loopback, private, metadata, documentation… */

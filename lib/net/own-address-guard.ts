@@ -5,6 +5,7 @@
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
 import os from "node:os";
+import { config } from "@/lib/config/config";
 import { ValidationError } from "@/lib/errors";
 
 /** A host as the URL parser gives it, compared by value: no brackets, no trailing dots, lower case. */
@@ -51,13 +52,8 @@ interface Self {
 }
 
 function self(): Self {
-  const listenPort = Number(process.env.PORT || 3000);
-  let url: URL | undefined;
-  try {
-    url = new URL(process.env.APP_URL || `http://localhost:${listenPort}`);
-  } catch {
-    return { listenPort };
-  }
+  const { PORT: listenPort, APP_URL } = config();
+  const url = new URL(APP_URL);
   const host = normalizeHost(url.hostname);
   return { listenPort, app: { host, port: portOf(url), local: isLocalhostName(host) || (isIP(host) > 0 && isLocalAddress(host)) } };
 }

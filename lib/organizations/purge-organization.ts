@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
-import { purgeBatchSize } from "@/lib/endpoints/purge-endpoint-deliveries";
+import { config } from "@/lib/config/config";
 import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
 
 const PAUSE_FACTOR = 2;
@@ -47,7 +47,7 @@ export async function purgeOrganization({ ctx, input }: {
     endpoints++;
     if (outOfTime()) return { endpoints, deliveries: 0, done: false };
   }
-  const batchSize = purgeBatchSize();
+  const batchSize = config().ENDPOINT_PURGE_BATCH_SIZE;
   let deliveries = 0;
   for (;;) {
     const started = Date.now();

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { configFrom } from "@/lib/config/config";
 import { QuarantineGate } from "./quarantine-gate";
 import { quarantineSettings } from "./quarantine-settings";
 
-const gate = (env: Record<string, string> = {}) => new QuarantineGate(quarantineSettings({ QUARANTINE_WRITE_CONCURRENCY: "1000", QUARANTINE_TOTAL_WRITE_CONCURRENCY: "1000", ...env } as unknown as NodeJS.ProcessEnv));
+const gate = (env: Record<string, string> = {}) => new QuarantineGate(quarantineSettings(configFrom({ QUARANTINE_WRITE_CONCURRENCY: "1000", QUARANTINE_TOTAL_WRITE_CONCURRENCY: "1000", ...env })));
 /** One instant for every admit of a burst: on a slow machine the buckets' refill would let one more through. */
 const AT = 1_000;
 /** An endpoint of organization org_1 unless told otherwise. */

@@ -6,6 +6,7 @@
 // turned away is only counted, and the count rides along with the endpoint's next kept request
 // (quarantine_heads.not_kept), so an unsigned flood costs a map lookup per request and no statement.
 import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
+import { processSingleton } from "@/lib/runtime/process-singleton";
 import { quarantineSettings, type QuarantineSettings } from "./quarantine-settings";
 
 const MAX_TALLIES = 10_000;
@@ -77,9 +78,9 @@ export class QuarantineGate {
   }
 }
 
-// On globalThis: Next.js may bundle this module more than once, and there is one gate per process.
-const holder = globalThis as unknown as { __inboxQuarantineGate?: QuarantineGate };
+// One per process: Next.js may bundle this module more than once.
+let gate: QuarantineGate | undefined;
 
 export function quarantineGate(): QuarantineGate {
-  return (holder.__inboxQuarantineGate ??= new QuarantineGate(quarantineSettings()));
+  return (gate ??= processSingleton("quarantine gate", () => new QuarantineGate(quarantineSettings())));
 }

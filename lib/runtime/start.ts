@@ -4,6 +4,7 @@
 // SIGTERM/SIGINT: stop both (the worker drains its jobs), stop the database, exit 0.
 import type { ChildProcess } from "node:child_process";
 import postgres from "postgres";
+import { stopOnInvalidConfig } from "@/lib/config/config";
 import { markProcessDead } from "@/lib/worker-health/mark-process-dead";
 import { workerHealthSettings } from "@/lib/worker-health/settings";
 import { migrateDatabase } from "./migrate";
@@ -11,8 +12,9 @@ import { ensureNextBuild, nextStartArgs } from "./next-build";
 import { resolveEnvironment, type ResolvedEnvironment } from "./resolve-environment";
 import { onTerminationSignal, startChild, stopChild, superviseChild, type SupervisedChild } from "./child-processes";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
-const log = (line: string) => console.log(`[start] ${line}`);
+const log = (line: string) => logger.info(`[start] ${line}`);
 const STOP_TIMEOUT_MS = 30_000;
 
 const building = new Set<ChildProcess>();
@@ -28,7 +30,7 @@ async function shutdown(code: number, reason: string): Promise<void> {
   await Promise.all([...building].map((child) => stopChild(child, STOP_TIMEOUT_MS)));
   await Promise.all(supervised.map((child) => child.stop(STOP_TIMEOUT_MS)));
   await sql?.end({ timeout: 1 }).catch(() => {});
-  await resolved?.embedded?.stop().catch((error) => console.error(`[start] stopping PostgreSQL: ${describeErrorBriefly(error)}`));
+  await resolved?.embedded?.stop().catch((error) => logger.error(`[start] stopping PostgreSQL: ${describeErrorBriefly(error)}`));
   log(code === 0 ? "stopped" : "stopped after a failure");
   process.exit(code);
 }
@@ -40,8 +42,8 @@ async function shutdown(code: number, reason: string): Promise<void> {
  */
 async function forgetWorker(child: ChildProcess): Promise<void> {
   if (!child.pid) return;
-  sql ??= postgres(resolved!.env.DATABASE_URL!, { max: 1, connect_timeout: 5, idle_timeout: 10, onnotice: () => {} });
-  const giveUpAt = Date.now() + workerHealthSettings(resolved!.env).staleAfterMs;
+  sql ??= postgres(resolved!.databaseUrl, { max: 1, connect_timeout: 5, idle_timeout: 10, onnotice: () => {} });
+  const giveUpAt = Date.now() + workerHealthSettings().staleAfterMs;
   for (let tries = 0; !stopping; tries++) {
     try {
       await markProcessDead({ pid: child.pid, sql });
@@ -56,22 +58,23 @@ async function forgetWorker(child: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  stopOnInvalidConfig("start");
   resolved = await resolveEnvironment({ allowEmbeddedDatabase: true, log });
   onTerminationSignal((signal) => void shutdown(0, `${signal}: stopping the web server and the worker`));
   // Children are stopped on any exit, even a crash of this process.
   process.on("exit", () => {
     for (const child of [...building, ...supervised.map((s) => s.current())]) child?.kill("SIGTERM");
   });
-  const { env } = resolved;
+  const { env, port, databaseUrl, appUrl } = resolved;
 
-  await migrateDatabase(env.DATABASE_URL!);
+  await migrateDatabase(databaseUrl);
   log("database migrated");
   await ensureNextBuild("start", { env, onChild: (child) => building.add(child) });
   if (stopping) return;
   building.clear();
 
   supervised.push(
-    superviseChild({ name: "the web server", log, launch: () => startChild(process.execPath, nextStartArgs(process.cwd(), env.PORT!, env), env) }),
+    superviseChild({ name: "the web server", log, launch: () => startChild(process.execPath, nextStartArgs(process.cwd(), port), env) }),
     superviseChild({
       name: "the worker",
       log,
@@ -79,10 +82,10 @@ async function main(): Promise<void> {
       onExit: forgetWorker,
     }),
   );
-  log(`web server and worker starting; open ${env.APP_URL}`);
+  log(`web server and worker starting; open ${appUrl}`);
 }
 
 main().catch((error) => {
-  console.error(`[start] ${describeErrorBriefly(error)}`);
+  logger.error(`[start] ${describeErrorBriefly(error)}`);
   void shutdown(1, "could not start");
 });

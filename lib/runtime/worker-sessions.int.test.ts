@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { sql as drizzleSql } from "drizzle-orm";
-import { getAuthSql, getDb, getIngestSql, getSql, hotPathPlanCacheMode } from "@/db";
+import { getAuthSql, getDb, getIngestSql, getSql } from "@/db";
+import { configFrom } from "@/lib/config/config";
 import { useTestDatabase } from "@/test/db";
-import { workerSynchronousCommit } from "./worker-sessions";
 
 const database = useTestDatabase();
 const children = new Set<ChildProcess>();
@@ -81,12 +81,12 @@ describe("worker sessions", () => {
       ingest: await setting(getIngestSql({ max: 1, statementTimeoutMs: 5_000 })),
       auth: await setting(getAuthSql()),
     }).toEqual({ sql: "auto", ingest: "force_generic_plan", auth: "auto" });
-    expect(() => hotPathPlanCacheMode({ HOT_PATH_PLAN_CACHE_MODE: "sometimes" })).toThrow(/HOT_PATH_PLAN_CACHE_MODE/);
+    expect(() => configFrom({ HOT_PATH_PLAN_CACHE_MODE: "sometimes" }).HOT_PATH_PLAN_CACHE_MODE).toThrow(/HOT_PATH_PLAN_CACHE_MODE/);
   });
 
   it("refuse a WORKER_SYNCHRONOUS_COMMIT PostgreSQL would not take", () => {
-    expect(workerSynchronousCommit({})).toBe("off");
-    expect(workerSynchronousCommit({ WORKER_SYNCHRONOUS_COMMIT: "remote_write" })).toBe("remote_write");
-    expect(() => workerSynchronousCommit({ WORKER_SYNCHRONOUS_COMMIT: "maybe" })).toThrow(/WORKER_SYNCHRONOUS_COMMIT/);
+    expect(configFrom({}).WORKER_SYNCHRONOUS_COMMIT).toBe("off");
+    expect(configFrom({ WORKER_SYNCHRONOUS_COMMIT: "remote_write" }).WORKER_SYNCHRONOUS_COMMIT).toBe("remote_write");
+    expect(() => configFrom({ WORKER_SYNCHRONOUS_COMMIT: "maybe" }).WORKER_SYNCHRONOUS_COMMIT).toThrow(/WORKER_SYNCHRONOUS_COMMIT/);
   });
 });

@@ -3,14 +3,10 @@
 // Why that is safe is in ARCHITECTURE.md ("Worker commits are asynchronous"): a crash of PostgreSQL
 // loses only the newest worker commits, whole and in order, and the lease and rescue redo them; what
 // ingest acknowledged was flushed before its 200.
-import { hotPathPlanCacheMode, sessionSettingFromEnv, setProcessSessionSettings, type PlanCacheMode } from "@/db";
+import { setProcessSessionSettings, type PlanCacheMode } from "@/db";
+import { config, type Config } from "@/lib/config/config";
 
-const LEVELS = ["off", "local", "remote_write", "on", "remote_apply"] as const;
-export type SynchronousCommit = (typeof LEVELS)[number];
-
-export function workerSynchronousCommit(env: Record<string, string | undefined> = process.env): SynchronousCommit {
-  return sessionSettingFromEnv("WORKER_SYNCHRONOUS_COMMIT", LEVELS, "off", env);
-}
+export type SynchronousCommit = Config["WORKER_SYNCHRONOUS_COMMIT"];
 
 /**
  * Applies the worker's session settings to every pool of this process (db/index.ts) and returns the
@@ -18,11 +14,11 @@ export function workerSynchronousCommit(env: Record<string, string | undefined> 
  */
 export function useWorkerSessions(
   databaseUrl: string,
-  env: NodeJS.ProcessEnv = process.env,
+  settings: Config = config(),
 ): { connectionString: string; synchronousCommit: SynchronousCommit; planCacheMode: PlanCacheMode } {
-  const synchronousCommit = workerSynchronousCommit(env);
-  // Every statement of the worker is one of the hot path's, or a short indexed one (db/index.ts hotPathPlanCacheMode).
-  const planCacheMode = hotPathPlanCacheMode(env);
+  const synchronousCommit = settings.WORKER_SYNCHRONOUS_COMMIT;
+  // Every statement of the worker is one of the hot path's, or a short indexed one (HOT_PATH_PLAN_CACHE_MODE, db/index.ts).
+  const planCacheMode = settings.HOT_PATH_PLAN_CACHE_MODE;
   setProcessSessionSettings({ synchronous_commit: synchronousCommit, plan_cache_mode: planCacheMode });
   const url = new URL(databaseUrl);
   const options = [url.searchParams.get("options"), `-c synchronous_commit=${synchronousCommit}`, `-c plan_cache_mode=${planCacheMode}`].filter(Boolean).join(" ");

@@ -8,11 +8,9 @@
 // the partitions every query that names no id reads stay those of the weeks still holding deliveries.
 import type postgres from "postgres";
 import { getSql } from "@/db";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { LOCK_NOT_AVAILABLE, withLockTimeout } from "./lock-timeout";
-
-export const deliveryPartitionWeeksAhead = (env: Record<string, string | undefined> = process.env) =>
-  positiveIntegerEnv(env.DELIVERY_PARTITION_WEEKS_AHEAD, 1);
+import { logger } from "@/lib/logging/logger";
 
 const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
 const WEEK_MS = 7 * 86_400_000;
@@ -23,12 +21,12 @@ const WEEK_MS = 7 * 86_400_000;
  * worker's and the dashboard's statements queue behind it meanwhile: given up after 1 s, and tried again
  * at the next run.
  */
-export async function makeDeliveryPartitions(sql: postgres.Sql = getSql(), weeksAhead = deliveryPartitionWeeksAhead()): Promise<number> {
+export async function makeDeliveryPartitions(sql: postgres.Sql = getSql(), weeksAhead = config().DELIVERY_PARTITION_WEEKS_AHEAD): Promise<number> {
   const made = await withLockTimeout(sql, "1s", async (tx) => {
     const [row] = await tx<{ made: number }[]>`select inbox_make_delivery_partitions(${weeksAhead}) as made`;
     return row?.made ?? 0;
   });
-  if (made === null) console.error("[partitions] the delivery partitions ahead were not made: the default partition stayed busy; the next run tries again");
+  if (made === null) logger.warn("[partitions] the delivery partitions ahead were not made: the default partition stayed busy; the next run tries again");
   return made ?? 0;
 }
 

@@ -1,6 +1,6 @@
-// Timings of worker heartbeats and dead-worker recovery. Defaults suit production; tests shorten them
-// through the environment.
-import { positiveNumberEnv as positiveNumber } from "@/lib/env-number";
+// Timings of worker heartbeats and dead-worker recovery, from the configuration (lib/config/schema.ts).
+// Defaults suit production; tests shorten them through the environment.
+import { config, type Config } from "@/lib/config/config";
 
 export interface WorkerHealthSettings {
   /** How often a worker process records its heartbeat. */
@@ -11,10 +11,10 @@ export interface WorkerHealthSettings {
   releaseIntervalMs: number;
 }
 
-export function workerHealthSettings(env: NodeJS.ProcessEnv = process.env): WorkerHealthSettings {
+export function workerHealthSettings(settings: Config = config()): WorkerHealthSettings {
   return {
-    heartbeatIntervalMs: positiveNumber(env.WORKER_HEARTBEAT_INTERVAL_MS, 5_000),
-    staleAfterMs: positiveNumber(env.WORKER_STALE_AFTER_MS, 30_000),
-    releaseIntervalMs: positiveNumber(env.WORKER_RELEASE_INTERVAL_MS, 15_000),
+    heartbeatIntervalMs: settings.WORKER_HEARTBEAT_INTERVAL_MS,
+    staleAfterMs: settings.WORKER_STALE_AFTER_MS,
+    releaseIntervalMs: settings.WORKER_RELEASE_INTERVAL_MS,
   };
 }

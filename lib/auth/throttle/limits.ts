@@ -1,6 +1,6 @@
 // How many sign-in and sign-up attempts the throttle allows, and the keys it counts them under.
 import { isIPv4, isIPv6 } from "node:net";
-import { positiveIntegerEnv } from "@/lib/env-number";
+import { config } from "@/lib/config/config";
 import { UNPARSEABLE_ADDRESS } from "@/lib/http/client-address";
 
 export interface Bucket {
@@ -14,21 +14,21 @@ const MINUTES = 60;
 /** Failed sign-ins per account (email): AUTH_SIGNIN_ACCOUNT_LIMIT per 15 minutes, default 10. */
 export const accountBucket = (email: string): Bucket => ({
   key: `account:${email}`,
-  limit: positiveIntegerEnv(process.env.AUTH_SIGNIN_ACCOUNT_LIMIT, 10),
+  limit: config().AUTH_SIGNIN_ACCOUNT_LIMIT,
   windowSeconds: 15 * MINUTES,
 });
 
 /** Failed sign-ins per source address: AUTH_SIGNIN_ADDRESS_LIMIT per 15 minutes, default 30. */
 export const addressBucket = (address: string): Bucket => ({
   key: `address:${address}`,
-  limit: positiveIntegerEnv(process.env.AUTH_SIGNIN_ADDRESS_LIMIT, 30),
+  limit: config().AUTH_SIGNIN_ADDRESS_LIMIT,
   windowSeconds: 15 * MINUTES,
 });
 
 /** Sign-ups per source address: AUTH_SIGNUP_ADDRESS_LIMIT per hour, default 5. */
 export const signUpBucket = (address: string): Bucket => ({
   key: `signup:${address}`,
-  limit: positiveIntegerEnv(process.env.AUTH_SIGNUP_ADDRESS_LIMIT, 5),
+  limit: config().AUTH_SIGNUP_ADDRESS_LIMIT,
   windowSeconds: 60 * MINUTES,
 });
 

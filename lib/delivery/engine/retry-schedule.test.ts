@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseRetryAfterMs, retryDelayMs } from "./retry-schedule";
+import { configFrom } from "@/lib/config/config";
 import { retryMaxDelayMs } from "./settings";
 
 const middle = () => 0.5; // no jitter
@@ -103,9 +104,9 @@ describe("caps the wait at DELIVERY_RETRY_MAX_DELAY_SECONDS when set", () => {
     }
   });
 
-  it("keeps one hour when unset or not a positive whole number", () => {
-    expect(retryMaxDelayMs({})).toBe(3_600_000);
-    expect(retryMaxDelayMs({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "abc" })).toBe(3_600_000);
-    expect(retryMaxDelayMs({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "30" })).toBe(30_000);
+  it("keeps one hour when unset, and refuses what is not a positive whole number, naming the variable", () => {
+    expect(retryMaxDelayMs(configFrom({}))).toBe(3_600_000);
+    expect(() => retryMaxDelayMs(configFrom({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "abc" }))).toThrow(/DELIVERY_RETRY_MAX_DELAY_SECONDS="abc": a whole number/);
+    expect(retryMaxDelayMs(configFrom({ DELIVERY_RETRY_MAX_DELAY_SECONDS: "30" }))).toBe(30_000);
   });
 });

@@ -1,5 +1,6 @@
-// Delivery tuning from the environment. Defaults suit production; tests and benchmarks change them.
-import { positiveIntegerEnv as positiveInteger } from "@/lib/env-number";
+// Delivery tuning, from the configuration (lib/config/schema.ts). Defaults suit production; tests and
+// benchmarks change them.
+import { config, type Config } from "@/lib/config/config";
 
 export interface DeliverySettings {
   /** Attempts in flight at once per endpoint, across all worker processes (DELIVERY_ENDPOINT_CONCURRENCY, default 10). */
@@ -18,12 +19,12 @@ export interface DeliverySettings {
   orphanWalk: number;
 }
 
-export function deliverySettings(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
+export function deliverySettings(settings: Config = config()): DeliverySettings {
   return {
-    endpointConcurrency: positiveInteger(env.DELIVERY_ENDPOINT_CONCURRENCY, 10),
-    orgConcurrency: positiveInteger(env.ORG_DELIVERY_CONCURRENCY, 50),
-    leaseMarginMs: positiveInteger(env.DELIVERY_LEASE_MARGIN_MS, 30_000),
-    orphanWalk: positiveInteger(env.DELIVERY_ORPHAN_WALK, 2000),
+    endpointConcurrency: settings.DELIVERY_ENDPOINT_CONCURRENCY,
+    orgConcurrency: settings.ORG_DELIVERY_CONCURRENCY,
+    leaseMarginMs: settings.DELIVERY_LEASE_MARGIN_MS,
+    orphanWalk: settings.DELIVERY_ORPHAN_WALK,
   };
 }
 
@@ -32,6 +33,6 @@ export function deliverySettings(env: NodeJS.ProcessEnv = process.env): Delivery
  * API.md's one hour), before the destination's Retry-After. The fault suite shortens it so a
  * destination that was down two minutes is tried again within seconds of coming back.
  */
-export function retryMaxDelayMs(env: Record<string, string | undefined> = process.env): number {
-  return positiveInteger(env.DELIVERY_RETRY_MAX_DELAY_SECONDS, 3600) * 1000;
+export function retryMaxDelayMs(settings: Config = config()): number {
+  return settings.DELIVERY_RETRY_MAX_DELAY_SECONDS * 1000;
 }
