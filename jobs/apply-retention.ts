@@ -6,14 +6,16 @@
 // what it leaves, the next minute's run takes.
 import type { Task } from "graphile-worker";
 import { applyRetention } from "@/lib/retention/apply-retention";
+import { logger } from "@/lib/logging/logger";
 
 export const applyRetentionTask: Task = async (_payload, helpers) => {
   const started = performance.now();
+  const log = logger.child({ jobId: helpers.job.id });
   const { ran, organizations, deleted, weeksDropped, finished } = await applyRetention({ signal: helpers.abortSignal });
-  if (weeksDropped.weeks.length > 0) console.log(`[apply-retention] dropped the delivery partitions of the weeks of ${weeksDropped.weeks.join(", ")}: ${weeksDropped.deliveries} deliveries`);
+  if (weeksDropped.weeks.length > 0) log.info(`[apply-retention] dropped the delivery partitions of the weeks of ${weeksDropped.weeks.join(", ")}: ${weeksDropped.deliveries} deliveries`);
   const total = Object.values(deleted).reduce((sum, n) => sum + n, 0);
   if (!ran || total === 0) return;
-  console.log(
+  log.info(
     `[apply-retention] ${organizations} organization(s): ${deleted.deliveries} deliveries (with their attempts), ${deleted.mails} mails, ` +
       `${deleted.incidents} resolved incidents, ${deleted.refusedRequests} refused requests, ${deleted.quarantinedRequests} quarantined requests removed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
       (finished ? "" : "; more next run"),

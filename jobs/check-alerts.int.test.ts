@@ -3,11 +3,12 @@
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { parseCrontab } from "graphile-worker";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb, getSql } from "@/db";
 import { listOpenIncidents } from "@/lib/alerts/list-open-incidents";
 import { alertingEndpointFixture, insertDelivery, later, minutes, runDueJobs } from "@/test/alert-fixtures";
 import { listMails } from "@/lib/mail/list-mails";
+import { captureLogs } from "@/test/captured-logs";
 import { useTestDatabase } from "@/test/db";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
@@ -54,7 +55,7 @@ describe("the worker process registers the check-alerts cron", () => {
 
 describe("a check-alerts job opens the incident and its mail goes out in the same worker run", () => {
   it("leaves an open incident and one stored mail", async () => {
-    vi.spyOn(console, "log").mockImplementation(() => {});
+    captureLogs(); // the dev mailbox's "[mail]" line stays out of the test output
     const { endpoint, ctx, organizationId } = await alertingEndpointFixture({ thresholdSeconds: 60 });
     await insertDelivery({ organizationId, endpointId: endpoint.id, status: "pending", receivedAt: later(new Date(), -minutes(5)) });
     await getDb().execute(sql`select graphile_worker.add_job('check-alerts', '{}'::json)`);

@@ -4,6 +4,7 @@
 import type { Task } from "graphile-worker";
 import { z } from "zod";
 import { attemptDelivery } from "@/lib/delivery/engine/attempt-delivery";
+import { logger } from "@/lib/logging/logger";
 
 /** Checked at run time: a job may carry the shape of an older release. */
 const DeliverPayload = z.object({
@@ -16,7 +17,7 @@ export const deliverTask: Task = async (payload, helpers) => {
   const parsed = DeliverPayload.safeParse(payload);
   if (!parsed.success) {
     // Retrying cannot fix a payload; say so once and drop the job.
-    console.error(`[deliver] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    logger.error({ jobId: helpers.job.id }, `[deliver] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
     return;
   }
   // attempts > 1: this job ran before and did not finish (its worker died, or it failed).

@@ -4,10 +4,12 @@
 import type { Task } from "graphile-worker";
 import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
+import { logger } from "@/lib/logging/logger";
 
-export const deliveryPartitionsTask: Task = async () => {
+export const deliveryPartitionsTask: Task = async (_payload, helpers) => {
+  const log = logger.child({ jobId: helpers.job.id });
   const made = await makeDeliveryPartitions();
-  if (made > 0) console.log(`[partitions] made ${made} week(s) of delivery partitions ahead`);
+  if (made > 0) log.info(`[partitions] made ${made} week(s) of delivery partitions ahead`);
   const floors = await refreshDeliveryIdFloors();
-  if (floors > 0) console.log(`[partitions] ${floors} organization(s)' delivery id floor refreshed`);
+  if (floors > 0) log.info(`[partitions] ${floors} organization(s)' delivery id floor refreshed`);
 };

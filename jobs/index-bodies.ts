@@ -7,12 +7,13 @@ import type { Task } from "graphile-worker";
 import { getSql } from "@/db";
 import { indexBodies, indexBodiesJobSpec } from "@/lib/delivery/index-bodies";
 import { enqueueRaw } from "@/lib/queue/enqueue";
+import { logger } from "@/lib/logging/logger";
 
 const NEXT_PASS_MS = 1_000;
 
 export const indexBodiesTask: Task = async (payload, helpers) => {
   const after = typeof (payload as { after?: unknown } | null)?.after === "string" ? (payload as { after: string }).after : "";
   const pass = await indexBodies({ after, signal: helpers.abortSignal });
-  if (pass.more) console.log(`[index-bodies] ${pass.indexed} bodies made searchable in ${pass.turns} turn(s); more waiting`);
+  if (pass.more) logger.info({ jobId: helpers.job.id }, `[index-bodies] ${pass.indexed} bodies made searchable in ${pass.turns} turn(s); more waiting`);
   await enqueueRaw(getSql(), [indexBodiesJobSpec(pass.after, pass.more ? null : new Date(Date.now() + NEXT_PASS_MS))]);
 };

@@ -7,6 +7,7 @@ import { enqueue } from "@/lib/queue/enqueue";
 import { createCtx } from "@/lib/context";
 import { purgeAloneInOrganization, purgeEndpointDeliveries } from "@/lib/endpoints/purge-endpoint-deliveries";
 import { PurgePayload, purgeJobSpec, SWEEP_DELAY_MS } from "@/lib/endpoints/purge-job";
+import { logger } from "@/lib/logging/logger";
 
 const RUN_BUDGET_MS = 5_000;
 /** When another purge of the organization is running, this one looks again after this long. */
@@ -16,7 +17,7 @@ export const purgeEndpointDeliveriesTask: Task = async (payload, helpers) => {
   const parsed = PurgePayload.safeParse(payload);
   if (!parsed.success) {
     // Retrying cannot fix a payload; say so once and drop the job.
-    console.error(`[purge-endpoint-deliveries] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    logger.error({ jobId: helpers.job.id }, `[purge-endpoint-deliveries] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
     return;
   }
   const { organizationId, endpointId, sweep } = parsed.data;
@@ -30,5 +31,5 @@ export const purgeEndpointDeliveriesTask: Task = async (payload, helpers) => {
   const { deleted, done } = outcome;
   if (!done) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep })]);
   else if (!sweep) await enqueue(ctx.db, [purgeJobSpec({ organizationId, endpointId, sweep: true }, new Date(Date.now() + SWEEP_DELAY_MS))]);
-  if (deleted > 0) console.log(`[purge-endpoint-deliveries] endpoint ${endpointId}: ${deleted} deliveries removed${done ? "" : ", more to go"}`);
+  if (deleted > 0) logger.info({ jobId: helpers.job.id, organizationId, endpointId }, `[purge-endpoint-deliveries] endpoint ${endpointId}: ${deleted} deliveries removed${done ? "" : ", more to go"}`);
 };

@@ -2,11 +2,13 @@
 // (lib/delivery/engine/rescue-deliveries.ts). Normally it finds nothing.
 import type { Task } from "graphile-worker";
 import { rescueDeliveries } from "@/lib/delivery/engine/rescue-deliveries";
+import { logger } from "@/lib/logging/logger";
 
-export const rescueDeliveriesTask: Task = async () => {
+export const rescueDeliveriesTask: Task = async (_payload, helpers) => {
   const { lapsed, orphaned, recounted, woken } = await rescueDeliveries();
   if (lapsed + orphaned + recounted + woken > 0) {
-    console.log(
+    logger.info(
+      { jobId: helpers.job.id },
       `[rescue-deliveries] ${lapsed} lapsed claim(s) re-enqueued, ${orphaned} pending without a runnable job re-enqueued, ${recounted} endpoint count(s) corrected, ${woken} parked deliveries woken`,
     );
   }

@@ -9,12 +9,13 @@ import { NotFoundError } from "@/lib/errors";
 import { enqueue } from "@/lib/queue/enqueue";
 import { ReverifyPayload, reverifyJobSpec, SECOND_PASS_DELAY_MS } from "@/lib/quarantine/reverify-job";
 import { reverifyQuarantined } from "@/lib/quarantine/reverify-quarantined";
+import { logger } from "@/lib/logging/logger";
 
 export const reverifyQuarantineTask: Task = async (payload, helpers) => {
   const parsed = ReverifyPayload.safeParse(payload);
   if (!parsed.success) {
     // Retrying cannot fix a payload; say so once and drop the job.
-    console.error(`[reverify-quarantine] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    logger.error({ jobId: helpers.job.id }, `[reverify-quarantine] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
     return;
   }
   const { organizationId, endpointId, again } = parsed.data;

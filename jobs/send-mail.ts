@@ -6,12 +6,13 @@ import { recordNotifyOutcome } from "@/lib/alerts/record-notify-outcome";
 import { createCtx } from "@/lib/context";
 import { MailSendError, sendMail } from "@/lib/mail/send-mail";
 import { SendMailPayload } from "@/lib/mail/send-mail-job";
+import { logger } from "@/lib/logging/logger";
 
 export const sendMailTask: Task = async (payload, helpers) => {
   const parsed = SendMailPayload.safeParse(payload);
   if (!parsed.success) {
     // Retrying cannot fix a payload; say so once and drop the job.
-    console.error(`[send-mail] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
+    logger.error({ jobId: helpers.job.id }, `[send-mail] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
     return;
   }
   const { organizationId, mailId } = parsed.data;

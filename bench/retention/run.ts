@@ -118,7 +118,8 @@ function startWorker(databaseUrl: string): ChildProcess & { exited: Promise<void
     const lines = pending.split("\n");
     pending = lines.pop()!;
     for (const line of lines) {
-      const match = /^\[apply-retention\] .*?: (\d+) deliveries .* in ([\d.]+) s/.exec(line);
+      const message = line.startsWith("{") ? String((JSON.parse(line) as { msg?: string }).msg) : line; // the logger's JSON lines
+      const match = /^\[apply-retention\] .*?: (\d+) deliveries .* in ([\d.]+) s/.exec(message);
       if (match) runs.push({ at: performance.now(), deliveries: Number(match[1]), seconds: Number(match[2]) });
     }
   });

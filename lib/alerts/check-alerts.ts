@@ -4,6 +4,7 @@ import { createCtx } from "@/lib/context";
 import { ALERT_TIMING } from "./alert-settings";
 import { evaluateEndpointAlerts } from "./evaluate-endpoint-alerts";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 /**
  * The sweep behind the every-minute cron (jobs/check-alerts.ts), as of `now` so tests drive time. The one
@@ -31,7 +32,7 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
       await evaluateEndpointAlerts({ ctx: createCtx(organization_id, { type: "system" }, db), input: { endpointId: id, now: input.now } });
     } catch (error) {
       failed++;
-      console.error(`[alerts] evaluating endpoint ${id} failed: ${describeErrorBriefly(error)}`);
+      logger.error({ organizationId: organization_id, endpointId: id }, `[alerts] evaluating endpoint ${id} failed: ${describeErrorBriefly(error)}`);
     }
   }
   return { evaluated: candidates.length, failed };

@@ -14,6 +14,7 @@ import { endSession } from "./sessions/end-session";
 import { SESSION_DAYS, startSession } from "./sessions/start-session";
 import { SignInRefused } from "./sign-in-refused";
 import type { Role } from "@/lib/access/roles";
+import { logger } from "@/lib/logging/logger";
 
 declare module "next-auth" {
   interface Session {
@@ -34,7 +35,7 @@ declare module "next-auth" {
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   // A wrong password (or a throttled one) is an expected answer, not a server error worth a stack trace.
-  logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || console.error(`[auth] ${describeError(error)}`)) },
+  logger: { error: (error) => void ((error as { type?: string }).type === "CredentialsSignin" || logger.error(`[auth] ${describeError(error)}`)) },
   session: { strategy: "jwt", maxAge: SESSION_DAYS * 24 * 60 * 60 },
   pages: { signIn: "/login" },
   providers: [
@@ -75,7 +76,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         return { ...rest, userId: live.userId, organizationId: live.organizationId, role: live.role };
       } catch (error) {
         // The database is unreachable: keep the cookie (a blip must not sign everyone out) but open nothing.
-        console.error("[auth] session check failed:", (error as { code?: string }).code ?? (error as Error).name);
+        logger.error(`[auth] session check failed: ${(error as { code?: string }).code ?? (error as Error).name}`);
         return { ...token, checkFailed: true };
       }
     },

@@ -2,6 +2,7 @@ import { isRedirectError } from "next/dist/client/components/redirect-error";
 import { asServiceUnavailable, DomainError } from "@/lib/errors";
 import { describeError } from "@/lib/logging/describe-error";
 import { formMessage } from "./form-message";
+import { logger } from "@/lib/logging/logger";
 
 export type FormState<T = Record<string, unknown>> = { error?: string; ok?: boolean; values?: Record<string, string> } & Partial<T>;
 
@@ -25,7 +26,7 @@ export async function runFormAction<T>(work: () => Promise<FormState<T>>, form?:
     if (isRedirectError(error)) throw error;
     const known = error instanceof DomainError ? error : asServiceUnavailable(error); // database down: "temporarily unavailable"
     if (known) return { error: formMessage(known), values: typedValues(form) } as FormState<T>;
-    console.error(`[dashboard] action failed: ${describeError(error)}`);
+    logger.error(`[dashboard] action failed: ${describeError(error)}`);
     return { error: "Something went wrong on our side; nothing was changed.", values: typedValues(form) } as FormState<T>;
   }
 }

@@ -6,6 +6,7 @@ import type { Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";
 import { bulkSelection, countSelection, lockChunk, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
+import { logger } from "@/lib/logging/logger";
 
 /**
  * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
@@ -33,6 +34,6 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
       return rows.length;
     },
   });
-  console.log(`[deliveries] bulk bury of ${buried} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
+  logger.info({ organizationId: ctx.organizationId }, `[deliveries] bulk bury of ${buried} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: buried };
 }

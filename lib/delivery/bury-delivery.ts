@@ -36,6 +36,6 @@ export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: stri
     if (existing.status === "delivered") throw new ConflictError("This delivery was delivered meanwhile: there is nothing to bury.");
     return false;
   });
-  if (buried) logDelivery(input.id, `buried on request (${ctx.actor.type})`);
+  if (buried) logDelivery({ deliveryId: input.id, organizationId: ctx.organizationId }, `buried on request (${ctx.actor.type})`);
   return { id: input.id, status: "dead" };
 }

@@ -5,6 +5,7 @@ import type { Ctx } from "@/lib/context";
 import { countSelection, bulkSelection, lockChunk, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
 import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
+import { logger } from "@/lib/logging/logger";
 
 /**
  * Replays every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
@@ -34,6 +35,6 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
       return rows.length;
     },
   });
-  console.log(`[deliveries] bulk replay of ${replayed} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
+  logger.info({ organizationId: ctx.organizationId }, `[deliveries] bulk replay of ${replayed} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: replayed };
 }

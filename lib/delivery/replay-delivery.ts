@@ -33,6 +33,6 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
     await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
     return { id: row.id, status: "pending" as const };
   });
-  logDelivery(result.id, `replay requested (${ctx.actor.type})`);
+  logDelivery({ deliveryId: result.id, organizationId: ctx.organizationId }, `replay requested (${ctx.actor.type})`);
   return result;
 }

@@ -1,5 +1,6 @@
 import { asServiceUnavailable, DomainError, TooManyRequestsError } from "@/lib/errors";
 import { describeError, describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 /** Seconds a 503 asks the client to wait: long enough for a restarted database to take connections again. */
 const RETRY_AFTER_SECONDS = "5";
@@ -22,7 +23,7 @@ export function jsonError(status: number, code: string, message: string, headers
  */
 export function errorResponse(error: unknown): Response {
   const unavailable = error instanceof DomainError ? null : asServiceUnavailable(error);
-  if (unavailable) console.error(`[api] database unavailable, answered 503: ${describeErrorBriefly(error)}`);
+  if (unavailable) logger.error(`[api] database unavailable, answered 503: ${describeErrorBriefly(error)}`);
   const known = error instanceof DomainError ? error : unavailable;
   if (known) {
     const headers: Record<string, string> = known.status === 503 ? { "retry-after": RETRY_AFTER_SECONDS } : {};
@@ -32,9 +33,9 @@ export function errorResponse(error: unknown): Response {
   if (isDataException(error)) {
     // A value the database could not take (out of range, not valid for its type) that no check caught
     // first: the request's fault, and a check worth adding; logged so it gets one.
-    console.error(`[api] a value reached the database unchecked, answered 400: ${describeErrorBriefly(error)}`);
+    logger.warn(`[api] a value reached the database unchecked, answered 400: ${describeErrorBriefly(error)}`);
     return jsonError(400, "validation_error", "A value in the request is out of range or not valid for its field.");
   }
-  console.error(`[api] unexpected error: ${describeError(error)}`);
+  logger.error(`[api] unexpected error: ${describeError(error)}`);
   return jsonError(500, "internal_error", "Something went wrong on our side; nothing was changed.");
 }

@@ -12,6 +12,7 @@ import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 export interface NewDelivery {
   id: string;
@@ -218,11 +219,12 @@ export class GroupCommitter {
     if (batch.length === 1 && isRowCaused(error) && !state!.startsWith("40")) {
       const { id, organizationId, endpointId } = batch[0]!.delivery;
       // The database's message, never the row's content: bodies and ids may hold secrets.
-      console.error(`[ingest] delivery ${id} (organization ${organizationId}, endpoint ${endpointId}) refused by the database: ${describeErrorBriefly(error)}`);
+      logger.error({ deliveryId: id, organizationId, endpointId }, `[ingest] delivery ${id} (organization ${organizationId}, endpoint ${endpointId}) refused by the database: ${describeErrorBriefly(error)}`);
       batch[0]!.reject(new UnstorableDeliveryError());
       return;
     }
-    console.error(`[ingest] could not store deliveries ${batch.map((w) => w.delivery.id).join(",")}: ${describeErrorBriefly(error)}`);
+    const deliveryIds = batch.map((w) => w.delivery.id);
+    logger.error({ deliveryIds }, `[ingest] could not store deliveries ${deliveryIds.join(",")}: ${describeErrorBriefly(error)}`);
     const answer = error instanceof StoreUnavailableError ? error : new StoreUnavailableError();
     batch.forEach((waiting) => waiting.reject(answer));
   }

@@ -4,6 +4,7 @@
 // unsigned flood cannot fill the database.
 import { getSql } from "@/db";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 const KEEP_PER_ENDPOINT = 100;
 const WINDOW_MS = 10_000;
@@ -38,5 +39,5 @@ export function recordRejection(endpoint: { id: string; organizationId: string }
       await tx`delete from rejected_requests where endpoint_id = ${endpoint.id} and id <= (
         select id from rejected_requests where endpoint_id = ${endpoint.id} order by id desc offset ${KEEP_PER_ENDPOINT} limit 1)`;
     })
-    .catch((error) => console.error(`[ingest] could not record a rejection for endpoint ${endpoint.id}: ${describeErrorBriefly(error)}`));
+    .catch((error) => logger.error({ organizationId: endpoint.organizationId, endpointId: endpoint.id }, `[ingest] could not record a rejection for endpoint ${endpoint.id}: ${describeErrorBriefly(error)}`));
 }

@@ -1,25 +1,20 @@
-// A net under every log line a process prints, ours or a library's (Next.js logs a page's error
-// object itself; graphile-worker and postgres.js print through console too): error objects are
-// described by describeError, other objects inspected, and all text passes redactLogText. Our own
-// call sites already log safely; this catches the ones we do not write.
-import { inspect } from "node:util";
-import { describeError, redactLogText } from "./describe-error";
+// A net under what libraries print (Next.js logs a page's error object itself; graphile-worker and
+// postgres.js print through console too): each console call becomes one line of the logger, so it is
+// redacted like ours — error objects described by describeError, other objects inspected, all text
+// through redactLogText. Our own code logs through lib/logging/logger.ts and never calls console.
+import { format } from "node:util";
+import { describeErrorBriefly } from "./describe-error";
+import { logger, printable } from "./logger";
 
 const GUARDED = Symbol.for("webhook-inbox.guarded-console");
-
-function safe(arg: unknown): unknown {
-  if (arg instanceof Error) return describeError(arg);
-  if (typeof arg === "string") return redactLogText(arg);
-  if (arg !== null && typeof arg === "object") return redactLogText(inspect(arg, { depth: 4, breakLength: Infinity }));
-  return arg;
-}
+const LEVEL_OF = { log: "info", info: "info", warn: "warn", error: "error", debug: "debug", trace: "debug" } as const;
 
 export function guardConsole(): void {
   const target = console as Console & { [GUARDED]?: true };
   if (target[GUARDED]) return;
-  for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {
-    const original = target[method].bind(console);
-    target[method] = (...args: unknown[]) => original(...args.map(safe));
+  for (const [method, level] of Object.entries(LEVEL_OF) as [keyof typeof LEVEL_OF, (typeof LEVEL_OF)[keyof typeof LEVEL_OF]][]) {
+    // Always as one text (an object first is a library's value, not the line's fields).
+    target[method] = (...args: unknown[]) => logger[level](format(...args.map(printable)));
   }
   target[GUARDED] = true;
 }
@@ -30,7 +25,7 @@ export function guardConsole(): void {
  */
 export function exitSafelyOnUncaughtErrors(name: string): void {
   const die = (kind: string) => (error: unknown) => {
-    console.error(`[${name}] ${kind}: ${describeError(error)}`);
+    logger.fatal({ err: error }, `[${name}] ${kind}: ${describeErrorBriefly(error)}`);
     process.exit(1);
   };
   process.on("uncaughtException", die("uncaught exception"));

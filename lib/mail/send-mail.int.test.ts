@@ -2,7 +2,7 @@
 // worker's task list, against a real SMTP server on 127.0.0.1 (or none: the dev mailbox).
 import { and, eq, sql } from "drizzle-orm";
 import { run } from "graphile-worker";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/db";
 import { incidents, mails } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
@@ -17,6 +17,7 @@ import { listMails } from "./list-mails";
 import { queueMail } from "./queue-mail";
 import { sendMailJobSpec } from "./send-mail-job";
 import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
+import { captureLogs } from "@/test/captured-logs";
 
 const database = useTestDatabase();
 const servers: TestSmtpServer[] = [];
@@ -30,7 +31,6 @@ async function smtpServer(options: { refuseFirst?: number } = {}) {
 
 afterEach(async () => {
   delete process.env.SMTP_URL;
-  vi.restoreAllMocks();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -94,7 +94,7 @@ describe("a mail is sent once even when its job runs twice", () => {
 
 describe("without SMTP_URL an alert is logged and kept for the dev mailbox", () => {
   it("stores the mail as logged, logs recipient and subject only, and lists it for its organization alone", async () => {
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const logs = captureLogs();
     const { endpoint, alertEmail, organizationId, ctx } = await alertingEndpointFixture({ thresholdSeconds: 60, name: "Billing" });
     const t0 = new Date();
     await insertDelivery({ organizationId, endpointId: endpoint.id, status: "pending", receivedAt: later(t0, -minutes(5)) });
@@ -108,7 +108,7 @@ describe("without SMTP_URL an alert is logged and kept for the dev mailbox", () 
     expect(mail!.textBody).toContain(`/deliveries?endpointId=${endpoint.id}&status=pending`);
     expect(mail!.sentAt).toBeInstanceOf(Date);
 
-    const lines = log.mock.calls.map((call) => call.join(" ")).filter((line) => line.startsWith("[mail]"));
+    const lines = logs.messages().filter((line) => line.startsWith("[mail]"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(alertEmail!);
     expect(lines[0]).toContain(mail!.subject);

@@ -3,6 +3,7 @@ import { mails, type MailStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { createSmtpTransport, mailFrom, smtpUrl } from "./mail-settings";
 import { withSecretLink } from "./secret-link";
+import { logger } from "@/lib/logging/logger";
 
 /** The SMTP server refused or could not be reached; already recorded on the mail. Thrown so the job retries. */
 export class MailSendError extends Error {
@@ -45,7 +46,7 @@ export async function sendMail({ ctx, input }: { ctx: Ctx; input: { mailId: stri
 
   const url = smtpUrl();
   if (!url) {
-    console.log(`[mail] SMTP_URL is not set; kept for the dev mailbox: to=${mail.recipients.join(", ")} subject=${JSON.stringify(mail.subject)}`);
+    logger.info({ organizationId: ctx.organizationId }, `[mail] SMTP_URL is not set; kept for the dev mailbox: to=${mail.recipients.join(", ")} subject=${JSON.stringify(mail.subject)}`);
     await record({ status: "logged", sentAt: new Date() });
     return { status: "logged", incidentId: mail.incidentId };
   }

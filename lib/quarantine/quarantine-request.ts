@@ -6,6 +6,7 @@ import { newId } from "@/lib/ids";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 import { quarantineGate } from "./quarantine-gate";
 import { sealRequest, type QuarantinedRequestContent } from "./sealed-request";
+import { logger } from "@/lib/logging/logger";
 
 export interface RefusedRequest extends QuarantinedRequestContent {
   reason: string;
@@ -30,7 +31,7 @@ export async function quarantineRequest(endpoint: { id: string; organizationId: 
   } catch (error) {
     gate.count(endpoint.id, pass.notKept + 1);
     // The database's message only: the request's content may hold secrets.
-    console.error(`[quarantine] could not keep a refused request for endpoint ${endpoint.id}: ${describeErrorBriefly(error)}`);
+    logger.error({ organizationId: endpoint.organizationId, endpointId: endpoint.id }, `[quarantine] could not keep a refused request for endpoint ${endpoint.id}: ${describeErrorBriefly(error)}`);
     return false;
   } finally {
     pass.done();

@@ -24,6 +24,7 @@ import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { verifySignature } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures";
 import { openRequest, type QuarantinedRequestContent } from "./sealed-request";
+import { logger } from "@/lib/logging/logger";
 
 const BATCH = 100;
 
@@ -75,7 +76,7 @@ export async function reverifyQuarantined({ ctx, input }: { ctx: Ctx; input: { e
   }
   if (input.dryRun) return { count };
   if (count > 0) {
-    console.log(`[quarantine] endpoint ${endpoint.id}: ${count} quarantined request(s) verified now; deliveries ${deliveryIds.join(",") || "none"} stored, ${duplicates} duplicate(s) (${ctx.actor.type})`);
+    logger.info({ organizationId: ctx.organizationId, endpointId: endpoint.id, deliveryIds }, `[quarantine] endpoint ${endpoint.id}: ${count} quarantined request(s) verified now; deliveries ${deliveryIds.join(",") || "none"} stored, ${duplicates} duplicate(s) (${ctx.actor.type})`);
   }
   return { count, duplicates };
 }
@@ -92,7 +93,7 @@ function verifierFor(endpoint: EndpointRow) {
       request = openRequest(row.sealed);
     } catch (error) {
       // Sealed under another INBOX_ENCRYPTION_KEY: it can never be read; it expires.
-      console.error(`[quarantine] endpoint ${endpoint.id}: quarantined request ${row.id} is unreadable: ${describeErrorBriefly(error)}`);
+      logger.warn({ organizationId: endpoint.organizationId, endpointId: endpoint.id }, `[quarantine] endpoint ${endpoint.id}: quarantined request ${row.id} is unreadable: ${describeErrorBriefly(error)}`);
       return null;
     }
     const secrets = [current, previous && previousUntil > row.receivedAt.getTime() ? previous : null].filter((s): s is string => s !== null);

@@ -10,10 +10,11 @@
 import type postgres from "postgres";
 import type { OnlineIndex } from "@/db/online-indexes";
 import { withLockTimeout } from "@/lib/storage/lock-timeout";
+import { logger } from "@/lib/logging/logger";
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-/** Progress goes to stderr: the CLI migrates too, and its stdout is its JSON answer (API.md). */
-const note = (message: string) => console.error(`[migrate] ${message}`);
+/** Progress notes; the CLI, which migrates too, sends log lines to stderr (its stdout is its JSON answer, API.md). */
+const note = (message: string) => logger.info(`[migrate] ${message}`);
 
 /** `sql` must not be inside a transaction (CONCURRENTLY refuses to run in one). */
 export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly OnlineIndex[]): Promise<void> {

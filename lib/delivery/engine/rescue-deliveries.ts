@@ -14,6 +14,7 @@ import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "../log-delivery";
 import { deliverySettings } from "./settings";
+import { logger } from "@/lib/logging/logger";
 
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */
 const LAPSED_GRACE_SECONDS = 60;
@@ -49,7 +50,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
     await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
     return rows;
   });
-  for (const row of lapsed) logDelivery(row.id, "its claim lapsed without an outcome; attempting again", "problem");
+  for (const row of lapsed) logDelivery({ deliveryId: row.id, endpointId: row.endpoint_id }, "its claim lapsed without an outcome; attempting again", "problem");
 
   // Under the slot lock no claim can run, so the count of `delivering` rows is the truth (an attempt
   // ending meanwhile can only make the count one too high for a minute: the cautious side).
@@ -80,12 +81,12 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
         where endpoint_slots.in_flight <> excluded.in_flight
         returning shard, in_flight`;
     });
-    if (fixed.length > 0) console.error(`[rescue-deliveries] endpoint ${endpointId}: attempts in flight recounted in ${fixed.length} shard(s)`);
+    if (fixed.length > 0) logger.warn({ endpointId }, `[rescue-deliveries] endpoint ${endpointId}: attempts in flight recounted in ${fixed.length} shard(s)`);
     recounted += fixed.length > 0 ? 1 : 0;
   }
 
   const orphaned = await sql.begin((tx) => requeueOrphans(tx, settings.orphanWalk));
-  for (const row of orphaned) logDelivery(row.id, "pending without a job that can run; queued again", "problem");
+  for (const row of orphaned) logDelivery({ deliveryId: row.id, endpointId: row.endpoint_id }, "pending without a job that can run; queued again", "problem");
 
   // Active endpoints with something parked, one probe of the parked index each: a paused endpoint's
   // backlog is not read.
@@ -99,7 +100,7 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
       await lockEndpointSlots(run, endpointId);
       return wakeParkedDeliveries(run, { endpointId, caps: settings, floor });
     });
-    for (const id of ids) logDelivery(id, "woken by the rescue sweep");
+    for (const id of ids) logDelivery({ deliveryId: id, endpointId }, "woken by the rescue sweep");
     woken += ids.length;
   }
   // An endpoint stops waiting for its organization's slots once nothing is parked there. Only here,
