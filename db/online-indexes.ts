@@ -45,7 +45,7 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // delivery_payloads_body_searchable_trgm_idx could only hand over every body holding q (a word in 0.2 % of 10
   // million bodies: 12,000 to fetch for a page of 50). 0031's delivery_payloads_body_by_time_trgm_idx held
   // ~1.3 s buckets (12 characters), which a slice could only ask for as a range, and GIN collects a range's
-  // every entry, every organization's, before ANDing it (slower than the trigrams alone; README, Performance).
+  // every entry, every organization's, before ANDing it (slower than the trigrams alone; docs/performance.md).
   // Not `delivery_id` itself: the floor every query of delivery_payloads names (delivery_id >= floor) would then
   // be an index condition too, a scan of every key from the floor on.
   {

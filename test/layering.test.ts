@@ -1,4 +1,4 @@
-// The layers' direction (ARCHITECTURE.md, "The delivery state machine", first paragraph): db/ and lib/ are the
+// The layers' direction (ARCHITECTURE.md, "Who owns what"): db/ and lib/ are the
 // domain, and nothing in them imports what stands on them (the jobs, the routes and pages, the components, the
 // benches, the tests' helpers); and no product code imports a package only installed for development (a
 // production install omits them).

@@ -193,7 +193,7 @@ export const attempts = pgTable(
 );
 
 /**
- * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/endpoint-slots.ts): a
+ * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/engine/endpoint-slots.ts): a
  * counter, because counting `delivering` rows walks every recently finished one. Split in shards
  * (by the claiming job) so that the attempts of one busy endpoint do not all queue on one row;
  * small rows, no index to update, so their updates are HOT.
@@ -208,13 +208,13 @@ export const endpointSlots = pgTable(
   },
   // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its endpoints' rows
   // summed, found through the endpoints: an index on organization_id would fill with entries of
-  // these rows' non-HOT updates (lib/delivery/endpoint-slots.ts orgInFlightSql).
+  // these rows' non-HOT updates (lib/delivery/engine/endpoint-slots.ts orgInFlightSql).
   (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
 );
 
 /**
  * Endpoints with deliveries parked because their organization was at its cap of attempts in flight
- * (lib/delivery/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
+ * (lib/delivery/engine/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
  * not at every endpoint of the organization. Rows are added by parking and removed only by the
  * per-minute rescue sweep once nothing is parked there (a park racing that removal is caught by the
  * same sweep's wake-ups a minute later at worst).

@@ -2,7 +2,7 @@
 // holds. The dashboard's and the API's queries that name no delivery id name it (`d.id >= floor`), so PostgreSQL
 // plans and reads only the partitions from the floor's week on: an organization that keeps a year (~53 weekly
 // partitions of each table) pays for that year in its own queries, and one that keeps 30 days plans its ~6
-// weeks whoever else keeps what (a deliveries page's plan over 55 partitions ~6 ms, over 6 ~0.4 ms; README).
+// weeks whoever else keeps what (a deliveries page's plan over 55 partitions ~6 ms, over 6 ~0.4 ms; docs/performance.md).
 //
 // refreshDeliveryIdFloors sets it, every hour (jobs/delivery-partitions.ts) and after a week is dropped
 // (lib/retention/apply-retention.ts). Until the first refresh it is '', which names every partition.
