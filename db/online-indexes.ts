@@ -18,7 +18,7 @@ export interface OnlineIndex {
  * The time bucket of a delivery id the body's trigram index holds beside the trigrams: its first 10 characters,
  * `dlv_g` (lib/ids.ts: a time-ordered id) and the first 5 of the 9 base-36 digits of its milliseconds, ~28 min
  * of receipts per bucket. A search asks for a slice's buckets one by one, each an exact key that GIN ANDs with
- * q's trigrams by skipping through them (lib/delivery/search-deliveries.ts, inBucketsOf).
+ * q's trigrams by skipping through them (lib/search/search-deliveries.ts, inBucketsOf).
  */
 export const BODY_INDEX_TIME_BUCKET = { marker: "dlv_g", length: 10, ms: 36 ** 4 } as const;
 
@@ -37,7 +37,7 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0020: the bodies not searchable yet, by organization: the indexer's work list, and what a search
   // tests one by one. Small: a row leaves it within seconds of its arrival.
   { name: "delivery_payloads_unsearchable_idx", on: `"delivery_payloads" using btree ("organization_id") where not "searchable"` },
-  // Migration 0020: search q in bodies up to 64 KiB, once lib/delivery/index-bodies.ts has made them searchable
+  // Migration 0020: search q in bodies up to 64 KiB, once lib/search/index-bodies.ts has made them searchable
   // (ingest's statement makes no trigram entry). Takes over from 0019's delivery_payloads_body_trgm_idx, which
   // took every body at ingest. See db/migrations/0004_search_trigram_and_counter_triggers.sql for why encode(body, 'escape').
   // Migration 0031 (btree_gin): the same, with the time bucket of the delivery id in front, so that a search can
@@ -55,7 +55,7 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   },
   // Migration 0033: the deliveries whose id's time bucket is more than one from their receipt's (an id made before
   // ids held their time, or by a clock far off the database's): what a search's slice of time asks for besides
-  // the buckets around its times (lib/delivery/search-deliveries.ts). Nearly empty; ingest pays the predicate.
+  // the buckets around its times (lib/search/search-deliveries.ts). Nearly empty; ingest pays the predicate.
   {
     name: "deliveries_org_off_clock_idx",
     on: `"deliveries" using btree ("organization_id","received_at" desc nulls last,"id" desc nulls last) where inbox_delivery_id_off_clock("id", "received_at")`,

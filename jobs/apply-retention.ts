@@ -4,11 +4,11 @@
 // quarantined requests older than 7 days (or that retention, if shorter), and audit entries past 365 days
 // (lib/retention/apply-retention.ts). A run is bounded (RETENTION_RUN_SECONDS, RETENTION_ROWS_PER_RUN);
 // what it leaves, the next minute's run takes.
-import type { Task } from "graphile-worker";
 import { applyRetention } from "@/lib/retention/apply-retention";
 import { logger } from "@/lib/logging/logger";
+import { registeredTask } from "@/lib/queue/job-registry";
 
-export const applyRetentionTask: Task = async (_payload, helpers) => {
+export const applyRetentionTask = registeredTask("apply-retention", async (_payload, helpers) => {
   const started = performance.now();
   const log = logger.child({ jobId: helpers.job.id });
   const { ran, organizations, deleted, weeksDropped, finished } = await applyRetention({ signal: helpers.abortSignal });
@@ -20,4 +20,4 @@ export const applyRetentionTask: Task = async (_payload, helpers) => {
       `${deleted.incidents} resolved incidents, ${deleted.refusedRequests} refused requests, ${deleted.quarantinedRequests} quarantined requests removed in ${((performance.now() - started) / 1000).toFixed(1)} s` +
       (finished ? "" : "; more next run"),
   );
-};
+});

@@ -1,5 +1,7 @@
-// Every task the worker runs, by identifier (= its file name in jobs/). A plain map: add a line per task.
-import type { TaskList } from "graphile-worker";
+// Every task the worker runs: one for each job of the registry (lib/queue/job-registry.ts), under its
+// identifier, each in its own file here named for it. taskListOf makes the compiler refuse a job without
+// its task, or a task filed under another job's name.
+import { taskListOf } from "@/lib/queue/job-registry";
 import { applyRetentionTask } from "./apply-retention";
 import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
@@ -13,7 +15,7 @@ import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
 import { sendMailTask } from "./send-mail";
 import { vacuumOwnTablesTask } from "./vacuum-own-tables";
 
-export const taskList: TaskList = {
+export const taskList = taskListOf({
   "apply-retention": applyRetentionTask,
   "check-alerts": checkAlertsTask,
   "delete-organization": deleteOrganizationTask,
@@ -26,4 +28,4 @@ export const taskList: TaskList = {
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
   "send-mail": sendMailTask,
   "vacuum-own-tables": vacuumOwnTablesTask,
-};
+});

@@ -3,22 +3,16 @@
 // (lib/quarantine/reverify-quarantined.ts); a second pass 15 s later takes what web processes still
 // holding the old secret in their cache refused meanwhile. Bounded: a quarantine holds at most
 // QUARANTINE_MAX_REQUESTS rows, read 100 at a time.
-import type { Task } from "graphile-worker";
 import { createCtx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { enqueue } from "@/lib/queue/enqueue";
-import { ReverifyPayload, reverifyJobSpec, SECOND_PASS_DELAY_MS } from "@/lib/quarantine/reverify-job";
+import { jobSpec, registeredTask } from "@/lib/queue/job-registry";
 import { reverifyQuarantined } from "@/lib/quarantine/reverify-quarantined";
-import { logger } from "@/lib/logging/logger";
 
-export const reverifyQuarantineTask: Task = async (payload, helpers) => {
-  const parsed = ReverifyPayload.safeParse(payload);
-  if (!parsed.success) {
-    // Retrying cannot fix a payload; say so once and drop the job.
-    logger.error({ jobId: helpers.job.id }, `[reverify-quarantine] job ${helpers.job.id} has an unreadable payload, dropped: ${parsed.error.issues[0]?.message}`);
-    return;
-  }
-  const { organizationId, endpointId, again } = parsed.data;
+/** Past the ingest endpoint cache (5 s) of every web process, and a refused request's quarantine write. */
+const SECOND_PASS_DELAY_MS = 15_000;
+
+export const reverifyQuarantineTask = registeredTask("reverify-quarantine", async ({ organizationId, endpointId, again }) => {
   const ctx = createCtx(organizationId, { type: "system" });
   try {
     await reverifyQuarantined({ ctx, input: { endpointId } });
@@ -26,5 +20,5 @@ export const reverifyQuarantineTask: Task = async (payload, helpers) => {
     if (error instanceof NotFoundError) return; // deleted since: its quarantine went with it
     throw error;
   }
-  if (!again) await enqueue(ctx.db, [reverifyJobSpec({ organizationId, endpointId, again: true }, new Date(Date.now() + SECOND_PASS_DELAY_MS))]);
-};
+  if (!again) await enqueue(ctx.db, [jobSpec("reverify-quarantine", { organizationId, endpointId, again: true }, { runAt: new Date(Date.now() + SECOND_PASS_DELAY_MS) })]);
+});

@@ -1,11 +1,11 @@
 // The worker process (`npm run start:worker`; `npm start` runs it beside the web server).
 import { getSql, setProcessStatementTimeoutMs } from "@/db";
 import { config, stopOnInvalidConfig } from "@/lib/config/config";
-import { indexBodiesJobSpec } from "@/lib/delivery/index-bodies";
 import { exitSafelyOnUncaughtErrors, guardConsole } from "@/lib/logging/guard-console";
 import { logger } from "@/lib/logging/logger";
-import { describeOwnVacuum, ownVacuumJobSpec } from "@/lib/maintenance/vacuum-own-tables";
+import { describeOwnVacuum } from "@/lib/maintenance/vacuum-own-tables";
 import { enqueueRaw } from "@/lib/queue/enqueue";
+import { jobSpec } from "@/lib/queue/job-registry";
 import { runWorker } from "@/lib/runtime/run-worker";
 import { crontab } from "./crontab";
 import { taskList } from "./index";
@@ -23,10 +23,10 @@ await runWorker(taskList, {
   // the next minute, so a fresh database's tables are analysed within seconds of their first traffic.
   onStarted: async () => {
     // The body indexer's chain of passes starts now too, not at the next minute's cron run.
-    await enqueueRaw(getSql(), [indexBodiesJobSpec("")]);
+    await enqueueRaw(getSql(), [jobSpec("index-bodies", { after: "" })]);
     const ownVacuum = await describeOwnVacuum();
     if (!ownVacuum) return;
     logger.info(`[worker] ${ownVacuum}`);
-    await enqueueRaw(getSql(), [ownVacuumJobSpec()]);
+    await enqueueRaw(getSql(), [jobSpec("vacuum-own-tables", {})]);
   },
 });

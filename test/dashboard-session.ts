@@ -9,8 +9,8 @@
 import { isRedirectError } from "next/dist/client/components/redirect-error";
 import { getSql } from "@/db";
 import type { Role } from "@/lib/access/roles";
-import { checkSession } from "@/lib/auth/sessions/check-session";
-import { startSession } from "@/lib/auth/sessions/start-session";
+import { checkSession } from "@/lib/sessions/check-session";
+import { startSession } from "@/lib/sessions/start-session";
 import { ForbiddenError } from "@/lib/errors";
 import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
 import { randomBytes } from "node:crypto";

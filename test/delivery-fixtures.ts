@@ -10,9 +10,7 @@ import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
-import type { ClaimedAttempt } from "@/lib/delivery/engine/claimed-attempt";
-import { finishAttempt } from "@/lib/delivery/engine/finish-attempt";
-import { deliverySettings } from "@/lib/delivery/engine/settings";
+import { deliverySettings, finishAttempt, type ClaimedAttempt } from "@/lib/delivery/engine";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 
 /** An endpoint of ctx's organization pointing at `destinationUrl` (provider `none`). */
@@ -31,7 +29,7 @@ export interface DeliveryFixtureInput {
   status?: "pending" | "delivered" | "dead";
   /** Enqueue its `deliver` job in the same transaction (default true, like ingest). */
   enqueue?: boolean;
-  /** Its body already in the trigram index, as lib/delivery/index-bodies.ts leaves it (default false, as ingest stores it). */
+  /** Its body already in the trigram index, as lib/search/index-bodies.ts leaves it (default false, as ingest stores it). */
   searchable?: boolean;
   /** Its id, to place it in a given week's partitions (test/partition-weeks.ts idInWeek); default a new one. */
   id?: string;

@@ -159,7 +159,7 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
              next_attempt_at, delivered_at, updated_at, pending_since
       from src
     )
-    -- Searchable: the seed stands for history the body indexer (lib/delivery/index-bodies.ts) has long since taken.
+    -- Searchable: the seed stands for history the body indexer (lib/search/index-bodies.ts) has long since taken.
     insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`);
 }
 

@@ -8,7 +8,7 @@
 // of PostgreSQL (this database's server processes, from /proc), the web server and the worker. Then
 // the same for paused endpoints, with the worker running and stopped (ingest gives a paused
 // endpoint's deliveries no job; one queued before the pause is parked by its claim). With the worker stopped
-// nobody makes those bodies searchable (lib/delivery/index-bodies.ts); that work is owed, not saved, so the bench
+// nobody makes those bodies searchable (lib/search/index-bodies.ts); that work is owed, not saved, so the bench
 // then does it itself, measured apart, for a like-for-like figure. Each phase also prints the WAL it wrote per
 // webhook and the checkpoints it saw (server-wide: other databases' writes count there too).
 // Prints its figures; asserts nothing.
@@ -25,7 +25,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
-import { indexBodies, indexBodiesSettings } from "@/lib/delivery/index-bodies";
+import { indexBodies, indexBodiesSettings } from "@/lib/search/index-bodies";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { BENCH_APPLICATION_NAME, CpuMeter, type CpuUse } from "../support/cpu";
@@ -160,7 +160,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
           if (!(await untilDelivered(watch, drainMs))) console.log("(gave up waiting for the deliveries' states to settle)");
         }
         if (waitFor === "parked") await until("the worker to park every job", async () => !(await jobsLeft()), drainMs, 100);
-        // The worker's body indexer (lib/delivery/index-bodies.ts) is part of what a webhook costs: its share is in the phase.
+        // The worker's body indexer (lib/search/index-bodies.ts) is part of what a webhook costs: its share is in the phase.
         if (waitFor !== "answered") await until("every body searchable", async () => !(await bodiesWaiting()), drainMs, 100);
         const cpu = await meter.stop();
         const wal = await walSince(walAtStart);

@@ -1,4 +1,4 @@
-// bench/index-bodies: how fast the body indexer (lib/delivery/index-bodies.ts) makes stored bodies searchable,
+// bench/index-bodies: how fast the body indexer (lib/search/index-bodies.ts) makes stored bodies searchable,
 // with its rests (INDEX_BODIES_BUSY_SHARE) and without. Above that rate, sustained, ingest stores bodies faster
 // than they become searchable: the wait grows (a search still finds them, by testing each: only slower) and
 // shrinks again once the rate falls. Seeds unsearchable payloads straight into a fresh database (as ingest
@@ -13,7 +13,7 @@
 //   BENCH_BODY             realistic, padded or entropy[:KiB] (bench/support/signed-webhook.ts)
 import { cpus, loadavg } from "node:os";
 import { getSql } from "@/db";
-import { indexBodies, indexBodiesSettings } from "@/lib/delivery/index-bodies";
+import { indexBodies, indexBodiesSettings } from "@/lib/search/index-bodies";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";

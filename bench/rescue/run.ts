@@ -10,7 +10,7 @@
 //   npm run bench:rescue   env: BENCH_BACKLOG (1000000), BENCH_SWEEPS (5), BENCH_IDLE_MINUTES (3), BENCH_PORT (free ports)
 import { loadavg } from "node:os";
 import { getSql } from "@/db";
-import { rescueDeliveries } from "@/lib/delivery/engine/rescue-deliveries";
+import { rescueDeliveries } from "@/lib/delivery/engine";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { CpuMeter } from "../support/cpu";

@@ -57,7 +57,7 @@ export async function seedSettledDeliveries(
         from src
       )
       , keyed as (insert into delivery_keys (endpoint_id, external_id, delivery_id) select endpoint_id, external_id, id from src)
-      -- Searchable: old history, long since taken by the body indexer (lib/delivery/index-bodies.ts).
+      -- Searchable: old history, long since taken by the body indexer (lib/search/index-bodies.ts).
       insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`;
     const [row] = await sql<{ n: number }[]>`
       with added as (

@@ -96,7 +96,7 @@ export const deliveries = pgTable(
     // Search `q`: the deliveries whose id's time bucket is not within one of their receipt's (an id made before ids
     // held their time, or by a clock far off the database's). A search asks the body index for a stretch of time
     // by the buckets around it, and for these by this index (built online, db/online-indexes.ts; the predicate is
-    // migration 0033's function: lib/delivery/search-buckets.ts).
+    // migration 0033's function: lib/search/search-buckets.ts).
     index("deliveries_org_off_clock_idx")
       .on(t.organizationId, t.receivedAt.desc(), t.id.desc())
       .where(sql`inbox_delivery_id_off_clock(id, received_at)`),
@@ -160,11 +160,11 @@ export const deliveryPayloads = pgTable(
      * Whether the body is in the trigram index yet. Ingest stores it false, so that acknowledging a webhook makes
      * no trigram entry (several hundred per ~1 KB of real JSON: the biggest part of a real webhook's database
      * cost), and one organization's big bodies never lengthen the statement other organizations' requests share.
-     * lib/delivery/index-bodies.ts sets it, an organization at a time, in bounded turns. Set only, never cleared.
+     * lib/search/index-bodies.ts sets it, an organization at a time, in bounded turns. Set only, never cleared.
      */
     searchable: boolean().notNull().default(false),
   },
-  // Search `q` in bodies (lib/delivery/search-deliveries.ts): delivery_payloads_body_by_bucket_trgm_idx, a GIN
+  // Search `q` in bodies (lib/search/search-deliveries.ts): delivery_payloads_body_by_bucket_trgm_idx, a GIN
   // index on the time bucket of delivery_id (btree_gin) and the trigrams of encode(body, 'escape') of the
   // searchable bodies up to 64 KiB, and
   // delivery_payloads_unsearchable_idx (organization_id) where not searchable, for the ones not in it yet; both

@@ -128,7 +128,7 @@ const ACTIONS: ActionCase[] = [
     call: async (role) => {
       const { deleteOrganizationAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
       const doomed = await createOrganizationFixture("Doomed");
-      const member = role === "owner" ? { sessionId: await (await import("@/lib/auth/sessions/start-session")).startSession({ userId: doomed.userId, organizationId: doomed.organizationId }) } : await memberWithSession(doomed.organizationId, role);
+      const member = role === "owner" ? { sessionId: await (await import("@/lib/sessions/start-session")).startSession({ userId: doomed.userId, organizationId: doomed.organizationId }) } : await memberWithSession(doomed.organizationId, role);
       return { run: () => deleteOrganizationAction(doomed.organizationId, {}, formOf({ confirmName: "Doomed" })), organizationId: doomed.organizationId, sessionId: member.sessionId };
     },
   },

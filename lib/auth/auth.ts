@@ -1,5 +1,5 @@
 // Auth.js: email + password (Credentials). Credentials needs the `jwt` strategy, so the JWT names a
-// server-side session (lib/auth/sessions) that every request checks: sign-out and a password change
+// server-side session (lib/sessions) that every request checks: sign-out and a password change
 // end sessions for real, and a removed membership stops working on the next request.
 import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
@@ -7,11 +7,11 @@ import { PasswordHashingBusyError } from "@/lib/crypto/password";
 import { DomainError, TooManyRequestsError } from "@/lib/errors";
 import { clientAddress, throttleAddress } from "@/lib/http/client-address";
 import { acceptInvitation } from "@/lib/invitations/accept-invitation";
-import { authenticateUser } from "@/lib/organizations/authenticate-user";
+import { authenticateUser } from "@/lib/auth/authenticate-user";
 import { describeError } from "@/lib/logging/describe-error";
-import { checkSession } from "./sessions/check-session";
-import { endSession } from "./sessions/end-session";
-import { SESSION_DAYS, startSession } from "./sessions/start-session";
+import { checkSession } from "@/lib/sessions/check-session";
+import { endSession } from "@/lib/sessions/end-session";
+import { SESSION_DAYS, startSession } from "@/lib/sessions/start-session";
 import { SignInRefused } from "./sign-in-refused";
 import type { Role } from "@/lib/access/roles";
 import { logger } from "@/lib/logging/logger";

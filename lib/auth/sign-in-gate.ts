@@ -5,16 +5,16 @@
 // server is busy before Auth.js runs. People sign in a few times a day; a storm of them is an attack.
 import { passwordHashingIsFull, PasswordHashingBusyError } from "@/lib/crypto/password";
 import { config } from "@/lib/config/config";
-import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
+import { RateLimiter } from "@/lib/http/rate-limiter";
 
 // One token bucket for the whole process (the limiter is keyed; one key here).
-let bucket: IngestRateLimiter | undefined;
+let bucket: RateLimiter | undefined;
 const PROCESS = "sign-in";
 
-function signInBucket(): IngestRateLimiter {
+function signInBucket(): RateLimiter {
   const { AUTH_SIGNIN_RATE: ratePerSecond, AUTH_SIGNIN_BURST: burst } = config();
   if (bucket?.options.ratePerSecond !== ratePerSecond || bucket.options.burst !== burst) {
-    bucket = new IngestRateLimiter({ ratePerSecond, burst, maxOrganizations: 1 });
+    bucket = new RateLimiter({ ratePerSecond, burst, maxOrganizations: 1 });
   }
   return bucket;
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, notInArray } from "drizzle-orm";
 import { deliveries, type DeliveryStatus } from "@/db/schema";
-import { deliverJobKey } from "@/lib/queue/enqueue";
+import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import type { Ctx } from "@/lib/context";
 import { buriedState } from "./buried-state";

@@ -1,12 +1,12 @@
 import { and, eq, notInArray } from "drizzle-orm";
 import { deliveries, type DeliveryStatus } from "@/db/schema";
-import { deliverJobKey } from "@/lib/queue/enqueue";
+import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { buriedState } from "./buried-state";
-import { logDelivery } from "./log-delivery";
+import { logDelivery } from "@/lib/logging/log-delivery";
 
 /**
  * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept

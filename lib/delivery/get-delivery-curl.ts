@@ -4,7 +4,7 @@ import type { Ctx } from "@/lib/context";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { NotFoundError } from "@/lib/errors";
 import { curlCommand } from "./presentation/curl-command";
-import { buildOutboundHeaders } from "./engine/outbound-headers";
+import { buildOutboundHeaders } from "@/lib/delivery/engine";
 
 /**
  * A cURL command that re-sends one delivery of ctx's organization to its endpoint's destination:

@@ -2,11 +2,11 @@ import { and } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
 import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
-import { before, page } from "./deliveries-page";
+import { before, page } from "@/lib/search/deliveries-page";
 import { deliveryFilterWhere, type DeliveryFilter } from "./delivery-filter";
 import { presentDeliverySummary, type DeliverySummary } from "./presentation/present-delivery";
-import { searchDeliveries } from "./search-deliveries";
-import { searchGate } from "./search-gate";
+import { searchDeliveries } from "@/lib/search/search-deliveries";
+import { searchGate } from "@/lib/search/search-gate";
 
 /** Newest first, keyset-paginated on (receivedAt, id) with microsecond precision. */
 export async function listDeliveries({ ctx, input }: { ctx: Ctx; input: DeliveryFilter & { q?: string; limit?: unknown; cursor?: string | null } }) {

@@ -6,7 +6,7 @@ import * as replayOne from "@/app/api/v1/deliveries/[id]/replay/route";
 import * as buryMany from "@/app/api/v1/deliveries/bury/route";
 import * as replayMany from "@/app/api/v1/deliveries/replay/route";
 import { getSql } from "@/db";
-import { PRIORITY } from "@/lib/queue/enqueue";
+import { PRIORITY } from "@/lib/queue/job-registry";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";

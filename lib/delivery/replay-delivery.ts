@@ -4,7 +4,7 @@ import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
-import { logDelivery } from "./log-delivery";
+import { logDelivery } from "@/lib/logging/log-delivery";
 import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
 
 /**

@@ -2,7 +2,7 @@
 // "attempt 3 of 8 failed; next in about 16 s; then 5 after about 1 min 4 s, …". The waits are the
 // schedule's nominal ones (lib/delivery/engine/retry-schedule.ts without jitter); a destination's Retry-After
 // can make them longer.
-import { retryDelayMs } from "./engine/retry-schedule";
+import { retryDelayMs } from "@/lib/delivery/engine";
 
 export interface RetryPlanInput {
   status: "pending" | "delivering" | "delivered" | "dead";

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { purgeEndpointDeliveriesTask } from "@/jobs/purge-endpoint-deliveries";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
-import { PURGE_TASK } from "@/lib/endpoints/purge-job";
 import { useTestDatabase } from "@/test/db";
 import { startTestWorker, until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -117,7 +116,7 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
     await sql.end();
     console.log(`[delete-endpoint test] stored ${BIG} deliveries (${WITH_ATTEMPTS} with an attempt) in ${Date.now() - started} ms`);
     server = await startNextServer({ databaseUrl: database.url() });
-    worker = await startTestWorker({ [PURGE_TASK]: purgeEndpointDeliveriesTask }, { concurrency: 2 });
+    worker = await startTestWorker({ "purge-endpoint-deliveries": purgeEndpointDeliveriesTask }, { concurrency: 2 });
   }, 240_000);
 
   it("answers at once, takes every request of the other ingest, and removes every row in short transactions", { timeout: 240_000 }, async () => {
@@ -182,7 +181,7 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
     const sweep = await until("a sweep to be scheduled after the purge", async () => {
       const [job] = await sql`
         select id, run_at from graphile_worker._private_jobs j
-        where j.task_id = (select id from graphile_worker._private_tasks where identifier = ${PURGE_TASK})
+        where j.task_id = (select id from graphile_worker._private_tasks where identifier = 'purge-endpoint-deliveries')
           and j.payload ->> 'endpointId' = ${big.id} and (j.payload ->> 'sweep')::boolean and j.locked_at is null`;
       return job;
     });

@@ -4,8 +4,8 @@ import { enqueue } from "@/lib/queue/enqueue";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
-import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
-import { purgeJobSpec } from "./purge-job";
+import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
+import { jobSpec } from "@/lib/queue/job-registry";
 
 /**
  * Deletes the endpoint at once: its ingest URL answers 404 from the commit on (other web processes
@@ -22,7 +22,7 @@ export async function deleteEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
       .returning({ id: endpoints.id, name: endpoints.name });
     if (deleted.length === 0) throw new NotFoundError("Endpoint");
     await recordAudit(ctx, { action: "endpoint.deleted", target: { type: "endpoint", id: input.id }, details: { name: deleted[0]!.name } });
-    await enqueue(ctx.db, [purgeJobSpec({ organizationId: ctx.organizationId, endpointId: input.id })]);
+    await enqueue(ctx.db, [jobSpec("purge-endpoint-deliveries", { organizationId: ctx.organizationId, endpointId: input.id })]);
   });
   forgetEndpoint(input.id);
 }

@@ -7,7 +7,7 @@ import * as collection from "@/app/api/v1/endpoints/route";
 import * as item from "@/app/api/v1/endpoints/[id]/route";
 import * as rotate from "@/app/api/v1/endpoints/[id]/rotate-secret/route";
 import { getSql } from "@/db";
-import { getIngestEndpoint } from "@/lib/ingest/endpoint-cache";
+import { getIngestEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { useTestDatabase } from "@/test/db";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";
 

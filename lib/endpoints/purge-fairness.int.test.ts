@@ -5,7 +5,6 @@ import { getSql } from "@/db";
 import { purgeEndpointDeliveriesTask } from "@/jobs/purge-endpoint-deliveries";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint";
-import { PURGE_TASK } from "@/lib/endpoints/purge-job";
 import { useTestDatabase } from "@/test/db";
 import { startTestWorker, until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -39,7 +38,7 @@ describe("purges of deleted endpoints", () => {
     const acmes = [await endpointWithDeliveries(acme, 20_000), await endpointWithDeliveries(acme, 20_000), await endpointWithDeliveries(acme, 20_000)];
     const globexOne = await endpointWithDeliveries(globex, 100);
     for (const endpoint of acmes) await deleteEndpoint({ ctx: acme.ctx, input: { id: endpoint.id } });
-    worker = await startTestWorker({ [PURGE_TASK]: purgeEndpointDeliveriesTask }, { concurrency: 4 });
+    worker = await startTestWorker({ "purge-endpoint-deliveries": purgeEndpointDeliveriesTask }, { concurrency: 4 });
     // Every acme purge job has been picked up by now, and one is deleting.
     await until("acme's purge under way", async () => (await Promise.all(acmes.map((e) => left(e.id)))).some((n) => n < 20_000), 30_000);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -5,8 +5,8 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
-import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
-import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
+import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
+import { jobSpec } from "@/lib/queue/job-registry";
 import { enqueue } from "@/lib/queue/enqueue";
 import type { Provider } from "@/lib/signatures";
 import { parseInput } from "@/lib/validation";
@@ -40,7 +40,7 @@ export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { 
       })
       .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
     // With the new secret: quarantined requests signed with it are admitted (lib/quarantine).
-    await enqueue(tx.db, [reverifyJobSpec({ organizationId: ctx.organizationId, endpointId: current.id })]);
+    await enqueue(tx.db, [jobSpec("reverify-quarantine", { organizationId: ctx.organizationId, endpointId: current.id })]);
     // Never the secret: only whether it was generated and how long the previous one keeps verifying.
     await recordAudit(tx, {
       action: "endpoint.secret_rotated",

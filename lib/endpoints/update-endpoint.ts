@@ -6,8 +6,8 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { ValidationError } from "@/lib/errors";
 import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
-import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
-import { reverifyJobSpec } from "@/lib/quarantine/reverify-job";
+import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
+import { jobSpec } from "@/lib/queue/job-registry";
 import { enqueue } from "@/lib/queue/enqueue";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { secretProblem } from "@/lib/signatures";
@@ -54,7 +54,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
     if (changes.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: changes.alertEmail } });
     // A new secret or scheme may verify what was refused: re-verify the quarantine (lib/quarantine).
     if (provider !== "none" && (secret || provider !== current.provider || changes.genericHmac !== undefined)) {
-      await enqueue(ctx.db, [reverifyJobSpec({ organizationId: ctx.organizationId, endpointId: current.id })]);
+      await enqueue(ctx.db, [jobSpec("reverify-quarantine", { organizationId: ctx.organizationId, endpointId: current.id })]);
     }
     return updated;
   });

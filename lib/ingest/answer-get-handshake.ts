@@ -5,7 +5,7 @@ import { SignatureError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { answerGetHandshake as answerFor } from "@/lib/signatures";
 import type { HandshakeAnswer } from "@/lib/signatures/types";
-import { requireIngestEndpoint } from "./endpoint-cache";
+import { requireIngestEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { recordRejection } from "./record-rejection";
 
 export async function answerGetHandshake(request: Request, endpointId: string): Promise<HandshakeAnswer | null> {

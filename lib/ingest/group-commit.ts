@@ -5,7 +5,7 @@
 // one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
 // round trip, which matters because the web server's event loop is busy with HTTP.
 // A batch holds many organizations' requests, so no request may fail it for the others: ingest
-// cleans what goes into constrained columns first (storable-fields.ts), and a batch the database
+// cleans what goes into constrained columns first (lib/delivery/storable-fields.ts), and a batch the database
 // still refuses for something in its rows is stored again in halves until only the guilty row fails.
 // Big bodies are stored in a lane of their own, one statement each, so they never slow a batch.
 import type postgres from "postgres";

@@ -7,13 +7,13 @@ import { NotFoundError, SignatureError, TooManyRequestsError, type DomainError }
 import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
 import type { HandshakeAnswer } from "@/lib/signatures/types";
-import { requireIngestEndpoint, type IngestEndpoint } from "./endpoint-cache";
+import { requireIngestEndpoint, type IngestEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
 import { clientAddress } from "@/lib/http/client-address";
 import { readBoundedBody } from "@/lib/http/read-bounded-body";
 import { quarantineRequest } from "@/lib/quarantine/quarantine-request";
 import { recordRejection } from "./record-rejection";
-import { storableEventId, storableEventType } from "./storable-fields";
+import { storableEventId, storableEventType } from "@/lib/delivery/storable-fields";
 
 export type IngestOutcome =
   | { kind: "stored"; id: string; duplicate: boolean }

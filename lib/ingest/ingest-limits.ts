@@ -6,7 +6,7 @@ import { config } from "@/lib/config/config";
 import { processSingleton } from "@/lib/runtime/process-singleton";
 import { BodyBudget } from "./body-budget";
 import { GroupCommitter } from "./group-commit";
-import { IngestRateLimiter } from "./ingest-rate-limit";
+import { RateLimiter } from "@/lib/http/rate-limiter";
 import { RefusalPacer } from "./refusal-pacer";
 
 const MiB = 1_048_576;
@@ -14,7 +14,7 @@ const MiB = 1_048_576;
 interface IngestLimits {
   committer: GroupCommitter;
   budget: BodyBudget;
-  rateLimiter: IngestRateLimiter;
+  rateLimiter: RateLimiter;
   refusalPacer: RefusalPacer;
 }
 
@@ -41,7 +41,7 @@ function createIngestLimits(): IngestLimits {
   return {
     committer: new GroupCommitter(sql, commit),
     budget: new BodyBudget({ totalBytes: settings.INGEST_BODY_BUDGET_BYTES, floorBytes: MiB, retryAfterSeconds: 1 }),
-    rateLimiter: new IngestRateLimiter({
+    rateLimiter: new RateLimiter({
       ratePerSecond: settings.ORG_INGEST_RATE, burst: settings.ORG_INGEST_BURST,
       bytesPerRequest: settings.ORG_INGEST_BYTES_PER_REQUEST,
     }),

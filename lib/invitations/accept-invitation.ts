@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/db";
-import { switchSessionOrganization } from "@/lib/auth/sessions/switch-session-organization";
+import { switchSessionOrganization } from "@/lib/sessions/switch-session-organization";
 import { ConflictError } from "@/lib/errors";
 import { pendingInvitation } from "./invitation-state";
 import { tokenHashOf } from "./invitation-token";

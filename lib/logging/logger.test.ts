@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logDelivery } from "@/lib/delivery/log-delivery";
+import { logDelivery } from "@/lib/logging/log-delivery";
 import { captureLogs } from "@/test/captured-logs";
 import { logger } from "./logger";
 

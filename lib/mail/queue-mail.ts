@@ -2,7 +2,7 @@ import { mails } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { newId } from "@/lib/ids";
-import { sendMailJobSpec } from "./send-mail-job";
+import { jobSpec } from "@/lib/queue/job-registry";
 
 export interface QueueMailInput {
   to: string[];
@@ -36,7 +36,7 @@ export async function queueMail({ ctx, input }: { ctx: Ctx; input: QueueMailInpu
       secretLink: input.secretLink ?? null,
       carriesSecret: input.secretLink !== undefined,
     });
-    await enqueue(db, [sendMailJobSpec({ organizationId: ctx.organizationId, mailId: id })]);
+    await enqueue(db, [jobSpec("send-mail", { organizationId: ctx.organizationId, mailId: id })]);
   });
   return { id };
 }

@@ -15,7 +15,7 @@ import { until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { listMails } from "./list-mails";
 import { queueMail } from "./queue-mail";
-import { sendMailJobSpec } from "./send-mail-job";
+import { jobSpec } from "@/lib/queue/job-registry";
 import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { captureLogs } from "@/test/captured-logs";
 
@@ -85,7 +85,7 @@ describe("a mail is sent once even when its job runs twice", () => {
     const { ctx, organizationId } = await createOrganizationFixture();
     const { id } = await queueMail({ ctx, input: { to: ["twice@example.test"], ...message } });
     await runDueJobs();
-    await enqueue(getDb(), [sendMailJobSpec({ organizationId, mailId: id })]);
+    await enqueue(getDb(), [jobSpec("send-mail", { organizationId, mailId: id })]);
     await runDueJobs();
     expect(smtp.received.filter((mail) => mail.to.includes("twice@example.test"))).toHaveLength(1);
     expect(await mailRow(id)).toMatchObject({ status: "sent", attempts: 1 });

@@ -18,7 +18,7 @@
 import postgres from "postgres";
 import { databaseUrl, getSql } from "@/db";
 import { config, type Config } from "@/lib/config/config";
-import type { JobSpec } from "@/lib/queue/enqueue";
+import { QUEUE_SCHEMA } from "@/lib/queue/queue-tables";
 import { logger } from "@/lib/logging/logger";
 
 export type OwnVacuumMode = "auto" | "off";
@@ -43,16 +43,8 @@ export function ownVacuumSettings(settings: Config = config()): OwnVacuumSetting
   };
 }
 
-/**
- * The next pass, `runAt`: keyed, so one waits at a time (a later request moves it). The job's own
- * attempts are not retried: the next minute's cron run starts the chain again.
- */
-export function ownVacuumJobSpec(runAt: Date | null = null): JobSpec {
-  return { identifier: "vacuum-own-tables", payload: {}, job_key: "vacuum-own-tables", run_at: runAt?.toISOString() ?? null, max_attempts: 1 };
-}
-
 /** The schemas whose tables are ours to look after. */
-const OWN_SCHEMAS = ["public", "graphile_worker"];
+const OWN_SCHEMAS = ["public", QUEUE_SCHEMA];
 
 interface TableHealth {
   name: string;

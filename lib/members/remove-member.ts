@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { revokeMemberKeys } from "@/lib/api-keys/revoke-member-keys";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withdrawInvitationsSentBy } from "@/lib/invitations/withdraw-invitations-sent-by";
-import { endMemberSessions } from "@/lib/auth/sessions/end-member-sessions";
+import { endMemberSessions } from "@/lib/sessions/end-member-sessions";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError } from "@/lib/errors";
 import { idOrNotFound } from "@/lib/ids";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { enqueue } from "@/lib/queue/enqueue";
-import { deleteOrganizationJobSpec } from "./delete-organization-job";
+import { jobSpec } from "@/lib/queue/job-registry";
 
 /**
  * Deletes ctx's organization once `confirmName` is its name. In one transaction, access ends: the row
@@ -30,6 +30,6 @@ export async function deleteOrganization({ ctx, input }: { ctx: Ctx; input: { co
         where m.user_id = s.user_id
         order by m.last_used_at desc nulls last, m.created_at, m.organization_id limit 1)
       where s.organization_id = ${ctx.organizationId}`);
-    await enqueue(ctx.db, [deleteOrganizationJobSpec({ organizationId: ctx.organizationId })]);
+    await enqueue(ctx.db, [jobSpec("delete-organization", { organizationId: ctx.organizationId })]);
   });
 }

@@ -3,11 +3,11 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getSql } from "@/db";
 import { requireDashboardCtx, requireSignedInUser } from "@/lib/auth/dashboard-ctx";
-import { startSession } from "@/lib/auth/sessions/start-session";
+import { startSession } from "@/lib/sessions/start-session";
 import { createCtx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
-import { authenticateUser } from "@/lib/organizations/authenticate-user";
+import { authenticateUser } from "@/lib/auth/authenticate-user";
 import { getOrganization } from "@/lib/organizations/get-organization";
 import { getSignedInUser } from "@/lib/organizations/get-signed-in-user";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
 import { config } from "@/lib/config/config";
-import { forgetEndpoint } from "@/lib/ingest/endpoint-cache";
+import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
 
 const PAUSE_FACTOR = 2;
 const MIN_PAUSE_MS = 200;

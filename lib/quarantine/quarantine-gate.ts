@@ -5,15 +5,15 @@
 // dashboard/API pool). What is
 // turned away is only counted, and the count rides along with the endpoint's next kept request
 // (quarantine_heads.not_kept), so an unsigned flood costs a map lookup per request and no statement.
-import { IngestRateLimiter } from "@/lib/ingest/ingest-rate-limit";
+import { RateLimiter } from "@/lib/http/rate-limiter";
 import { processSingleton } from "@/lib/runtime/process-singleton";
 import { quarantineSettings, type QuarantineSettings } from "./quarantine-settings";
 
 const MAX_TALLIES = 10_000;
 
 export class QuarantineGate {
-  private readonly bySource: IngestRateLimiter;
-  private readonly byEndpoint: IngestRateLimiter;
+  private readonly bySource: RateLimiter;
+  private readonly byEndpoint: RateLimiter;
   private readonly bytes = new Map<string, { tokens: number; at: number }>();
   private readonly notKept = new Map<string, number>();
   /** Writes in flight by organization; an organization with none has no entry. */
@@ -21,8 +21,8 @@ export class QuarantineGate {
   private totalInFlight = 0;
 
   constructor(readonly settings: QuarantineSettings) {
-    this.bySource = new IngestRateLimiter({ ratePerSecond: settings.sourceRate, burst: settings.sourceBurst, maxOrganizations: 20_000 });
-    this.byEndpoint = new IngestRateLimiter({ ratePerSecond: settings.endpointRate, burst: settings.endpointBurst });
+    this.bySource = new RateLimiter({ ratePerSecond: settings.sourceRate, burst: settings.sourceBurst, maxOrganizations: 20_000 });
+    this.byEndpoint = new RateLimiter({ ratePerSecond: settings.endpointRate, burst: settings.endpointBurst });
   }
 
   /** A pass to keep one request (with the endpoint's untold count of requests not kept), or null: counted only. */

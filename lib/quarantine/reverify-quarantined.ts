@@ -18,7 +18,7 @@ import { decryptSecret } from "@/lib/crypto/secret-box";
 import { getEndpointRowOrThrow } from "@/lib/endpoints/get-endpoint-or-throw";
 import { readProviderSettings } from "@/lib/endpoints/provider-settings";
 import { newId } from "@/lib/ids";
-import { storableEventId, storableEventType } from "@/lib/ingest/storable-fields";
+import { storableEventId, storableEventType } from "@/lib/delivery/storable-fields";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { verifySignature } from "@/lib/signatures";

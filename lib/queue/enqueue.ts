@@ -1,39 +1,16 @@
 // The queue: every job added and every read or write of graphile-worker's own tables goes through
-// lib/queue (this file adds jobs; queue-tables.ts holds the rest). Jobs are added inside the
-// caller's transaction, so a job commits with its data or not at all: graphile-worker's quickAddJob
-// has its own pool and cannot join a transaction (STACK-NOTES #4).
+// lib/queue (this file writes the add_jobs calls; job-registry.ts says what each job is; queue-tables.ts
+// holds the rest). Jobs are added inside the caller's transaction, so a job commits with its data or not at
+// all: graphile-worker's quickAddJob has its own pool and cannot join a transaction (STACK-NOTES #4).
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
+import { deliverJobKey, jobSpec, PRIORITY, type JobSpec, type ParsedJobPayload } from "./job-registry";
 
-/** graphile_worker.job_spec, as JSON. */
-export interface JobSpec {
-  identifier: string;
-  payload: Record<string, unknown>;
-  queue_name?: string | null;
-  run_at?: string | null;
-  max_attempts?: number | null;
-  job_key?: string | null;
-  priority?: number | null;
-}
-
-export type DeliverTrigger = "auto" | "replay";
-export interface DeliverPayload {
-  deliveryId: string;
-  /** Lets the task take the endpoint's slot lock without a lookup; jobs enqueued before it was added lack it. */
-  endpointId?: string;
-  trigger: DeliverTrigger;
-}
-
-/** Fresh deliveries run before replays, so a bulk replay never delays new traffic. */
-export const PRIORITY = { fresh: 0, replay: 10 } as const;
-
-/** The job_key of a delivery's pending attempt: at most one pending job per delivery. */
-export function deliverJobKey(deliveryId: string): string {
-  return `deliver:${deliveryId}`;
-}
+export type DeliverTrigger = ParsedJobPayload<"deliver">["trigger"];
 
 /**
+ * The deliver job's spec (its definition: JOBS.deliver); deliverJobSpecSql below writes the same in SQL.
  * `unkeyed`: no job_key, for jobs added in bulk (wake-ups, bulk replay, rescue). add_jobs clears the
  * key of a *running* job that has the same key, which locks that job's row; several such rows locked
  * in one transaction can deadlock with graphile-worker's batched completion, and graphile-worker
@@ -41,16 +18,8 @@ export function deliverJobKey(deliveryId: string): string {
  * claim lets only one attempt happen (lib/delivery/engine/claim-delivery.ts).
  */
 export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
-  return {
-    identifier: "deliver",
-    payload: { deliveryId: input.deliveryId, endpointId: input.endpointId, trigger: input.trigger } satisfies DeliverPayload,
-    // One pending job per delivery: a replay replaces a scheduled retry instead of running beside it.
-    job_key: input.unkeyed ? null : deliverJobKey(input.deliveryId),
-    run_at: input.runAt ? input.runAt.toISOString() : null,
-    priority: input.trigger === "replay" ? PRIORITY.replay : PRIORITY.fresh,
-    // Our task schedules its own retries; graphile-worker's only cover unexpected failures (database down).
-    max_attempts: 10,
-  };
+  const payload = { deliveryId: input.deliveryId, endpointId: input.endpointId, trigger: input.trigger };
+  return jobSpec("deliver", payload, { runAt: input.runAt, keyed: !input.unkeyed });
 }
 
 /**

@@ -1,18 +1,33 @@
 // graphile-worker's own tables (graphile_worker._private_*), which its public functions do not
 // cover: removing waiting jobs, asking whether a delivery still has a job that can run, finding
-// and releasing the locks of dead worker pools. They are graphile-worker's private layout, so they
-// are read and written here only, against the version checked at start (checkQueueVersion).
+// and releasing the locks of dead worker pools; and the settings of its schema that migrations
+// make. They are graphile-worker's private layout, so they are read and written here only, against
+// the version checked at start (checkQueueVersion).
 import { createRequire } from "node:module";
 import { sql } from "drizzle-orm";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { deliverJobKey } from "./enqueue";
+import { deliverJobKey } from "./job-registry";
 
 /**
  * The graphile-worker this file's SQL was written for: its npm version and the last migration it
  * installs in the database. Another version may lay its tables out differently.
  */
 export const QUEUE_VERSION = { package: "0.17.3", migration: 19 };
+
+/** The schema graphile-worker keeps its tables and functions in. */
+export const QUEUE_SCHEMA = "graphile_worker";
+
+/**
+ * add_jobs is PL/pgSQL, so each session caches its statements' plans. A plan made while the jobs table
+ * was small seq-scans it (the update that clears the keys of running jobs), and stays cached while the
+ * table grows: with a backlog of 40,000 jobs every add_jobs call read the whole table (3× slower for 100
+ * jobs; perf showed ingest's database time going to heap visibility checks). Planning each call anew
+ * uses the key index at any size. Run after graphile-worker's migrations, which may replace the function.
+ */
+export async function planAddJobsAfresh(sqlClient: postgres.Sql): Promise<void> {
+  await sqlClient.unsafe(`alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan`);
+}
 
 /**
  * Refuses to run against a graphile-worker other than QUEUE_VERSION: installed, or in the database

@@ -8,6 +8,7 @@ import { Logger, runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "./build-online-indexes";
+import { planAddJobsAfresh } from "@/lib/queue/queue-tables";
 import { refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { logger } from "@/lib/logging/logger";
@@ -29,8 +30,7 @@ export async function migrateDatabase(url: string, { onlineIndexes = ONLINE_INDE
     await withMigrationLock(client, async () => {
       await migrate(drizzle({ client }), { migrationsFolder });
       await runMigrations({ connectionString: url, logger: quietGraphileLogger });
-      // After graphile-worker's migrations, which may replace the function.
-      await client.unsafe(PLAN_ADD_JOBS_FRESH);
+      await planAddJobsAfresh(client);
       await buildOnlineIndexes(client, onlineIndexes);
       // The weeks ahead, also for a database that was down while they came due.
       await makeDeliveryPartitions(client);
@@ -68,12 +68,3 @@ async function withMigrationLock(client: postgres.Sql, fn: () => Promise<void>):
     await client`select pg_advisory_unlock(hashtextextended(${MIGRATION_LOCK}, 0))`.catch(() => {});
   }
 }
-
-/**
- * add_jobs is PL/pgSQL, so each session caches its statements' plans. A plan made while the jobs table
- * was small seq-scans it (the update that clears the keys of running jobs), and stays cached while the
- * table grows: with a backlog of 40,000 jobs every add_jobs call read the whole table (3× slower for 100
- * jobs; perf showed ingest's database time going to heap visibility checks). Planning each call anew
- * uses the key index at any size.
- */
-const PLAN_ADD_JOBS_FRESH = `alter function graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) set plan_cache_mode = force_custom_plan`;

@@ -22,7 +22,7 @@ import { makeDeliveryPartitions } from "./delivery-partitions";
 
 const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-// A search walks its newest delivery only, then asks the indexes (lib/delivery/search-deliveries.ts): both routes run.
+// A search walks its newest delivery only, then asks the indexes (lib/search/search-deliveries.ts): both routes run.
 process.env.INBOX_SEARCH_WINDOW = "2";
 
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { forgetCurrentSession, requireSignedInUser } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
-import { switchSessionOrganization } from "@/lib/auth/sessions/switch-session-organization";
+import { switchSessionOrganization } from "@/lib/sessions/switch-session-organization";
 import { createOrganization } from "@/lib/organizations/create-organization";
 
 export async function createOrganizationAction(_: FormState, form: FormData): Promise<FormState> {

@@ -5,7 +5,7 @@ import { getSql } from "@/db";
 import { registerAccount } from "@/lib/auth/register-account";
 import { hashPassword } from "@/lib/crypto/password";
 import { TooManyRequestsError } from "@/lib/errors";
-import { authenticateUser } from "@/lib/organizations/authenticate-user";
+import { authenticateUser } from "@/lib/auth/authenticate-user";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";
 

@@ -11,7 +11,7 @@ import type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attemp
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
 import { handOnLooked } from "./hand-on-slots";
-import { logDelivery } from "../log-delivery";
+import { logDelivery } from "@/lib/logging/log-delivery";
 import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
 import { deliverySettings, type DeliverySettings } from "./settings";

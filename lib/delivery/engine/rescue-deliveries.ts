@@ -12,7 +12,7 @@ import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
 import { hasRunnableJobSql, hasRunnableKeyedJobSql } from "@/lib/queue/queue-tables";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
 import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
-import { logDelivery } from "../log-delivery";
+import { logDelivery } from "@/lib/logging/log-delivery";
 import { deliverySettings } from "./settings";
 import { logger } from "@/lib/logging/logger";
 

@@ -1,6 +1,6 @@
 // A hostile tenant's searches: many at once, each slow (a short q absent from a big history tests every
 // body of the organization). They must not take the dashboard/API pool's connections from another
-// organization, whose page and search answer while they run. Without lib/delivery/search-gate.ts the
+// organization, whose page and search answer while they run. Without lib/search/search-gate.ts the
 // first ten took every connection, and the other organization's page waited for one of them to end.
 import { beforeAll, expect, it } from "vitest";
 import { getSql } from "@/db";

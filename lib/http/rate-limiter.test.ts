@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { IngestRateLimiter } from "./ingest-rate-limit";
+import { RateLimiter } from "./rate-limiter";
 
 describe("an organization's ingest rate", () => {
   it("lets a burst through, then one request per 1/rate seconds, and says how long to wait", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 2, burst: 3 });
+    const limiter = new RateLimiter({ ratePerSecond: 2, burst: 3 });
     const at = 1_000;
     expect([0, 1, 2].map(() => limiter.take("org_a", at))).toEqual([0, 0, 0]);
     expect(limiter.take("org_a", at)).toBe(1); // empty: a token in 0.5 s, Retry-After rounds up to 1
@@ -15,7 +15,7 @@ describe("an organization's ingest rate", () => {
   });
 
   it("counts a body as one request per bytesPerRequest bytes, so big bodies reach the rate sooner", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 2, burst: 4, bytesPerRequest: 16_384 });
+    const limiter = new RateLimiter({ ratePerSecond: 2, burst: 4, bytesPerRequest: 16_384 });
     expect(limiter.take("org_a", 0)).toBe(0);
     limiter.chargeBody("org_a", 16_384, 0); // one request's worth: nothing more
     expect(limiter.take("org_a", 0)).toBe(0);
@@ -31,28 +31,28 @@ describe("an organization's ingest rate", () => {
   });
 
   it("counts every body as one request without bytesPerRequest", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 1, burst: 2 });
+    const limiter = new RateLimiter({ ratePerSecond: 1, burst: 2 });
     expect(limiter.take("org_a", 0)).toBe(0);
     limiter.chargeBody("org_a", 10_000_000, 0);
     expect(limiter.take("org_a", 0)).toBe(0);
   });
 
   it("counts each organization apart, so one at its limit leaves the others theirs", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 1, burst: 1 });
+    const limiter = new RateLimiter({ ratePerSecond: 1, burst: 1 });
     expect(limiter.take("org_a", 0)).toBe(0);
     expect(limiter.take("org_a", 0)).toBe(1);
     expect(limiter.take("org_b", 0)).toBe(0);
   });
 
   it("answers a whole number of seconds to wait at slow rates", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 0.1, burst: 1 });
+    const limiter = new RateLimiter({ ratePerSecond: 0.1, burst: 1 });
     limiter.take("org_a", 0);
     expect(limiter.take("org_a", 0)).toBe(10);
     expect(limiter.take("org_a", 4_000)).toBe(6);
   });
 
   it("keeps at most maxOrganizations buckets, forgetting the least recently seen", () => {
-    const limiter = new IngestRateLimiter({ ratePerSecond: 1, burst: 1, maxOrganizations: 100 });
+    const limiter = new RateLimiter({ ratePerSecond: 1, burst: 1, maxOrganizations: 100 });
     limiter.take("org_busy", 0);
     for (let i = 0; i < 1_000; i++) {
       limiter.take(`org_${i}`, 0);

@@ -80,7 +80,7 @@ function searchWhere(q: string, idFloor: string): SQL {
  * 64 KiB through the trigrams of encode(body, 'escape') in delivery_payloads, which pg_trgm keeps case-folded,
  * so ILIKE is served by it (q's bytes in the body, ASCII case aside, put q's escape encoding in the body's: that
  * ILIKE is implied by the exact test, which stays to decide, since a \ooo can also match across bytes), once the
- * indexer has made them searchable (lib/delivery/index-bodies.ts); those it has not reached yet, each tested, through
+ * indexer has made them searchable (lib/search/index-bodies.ts); those it has not reached yet, each tested, through
  * delivery_payloads_unsearchable_idx; the ids of the organization's payloads found reach deliveries through
  * their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketsAround, weeksOfBucket } from "@/lib/delivery/search-buckets";
+import { bucketsAround, weeksOfBucket } from "@/lib/search/search-buckets";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 

@@ -12,7 +12,7 @@ import { createOrganizationFixture } from "@/test/fixtures";
 import { leavesOf } from "@/test/counting-reads";
 import { timeOrderedIdFloor } from "@/lib/ids";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
-import { bucketsAround } from "@/lib/delivery/search-buckets";
+import { bucketsAround } from "@/lib/search/search-buckets";
 import { inWeekAt } from "@/test/partition-weeks";
 
 useTestDatabase();

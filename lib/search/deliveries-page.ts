@@ -1,5 +1,5 @@
 // A page of an organization's deliveries, newest first, keyset-paginated on (receivedAt, id) with microsecond
-// precision: the statements the list and the search (search-deliveries.ts) share.
+// precision: the statements the list (lib/delivery/list-deliveries.ts) and the search (search-deliveries.ts) share.
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 import type { DbOrTx } from "@/db";

@@ -1,6 +1,6 @@
 // The body index's time buckets (BODY_INDEX_TIME_BUCKET, db/online-indexes.ts) as a search asks for them: which
 // buckets hold the ids of a slice of receipt times, the deliveries of those times whose ids are elsewhere, and
-// each bucket's condition on delivery_payloads (lib/delivery/search-deliveries.ts, indexedMatches).
+// each bucket's condition on delivery_payloads (lib/search/search-deliveries.ts, indexedMatches).
 import { sql, type SQL } from "drizzle-orm";
 import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveryPayloads } from "@/db/schema";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { changePassword } from "@/lib/auth/change-password";
-import { checkSession } from "@/lib/auth/sessions/check-session";
+import { checkSession } from "@/lib/sessions/check-session";
 import { CookieJar, getPage, signInOverHttp, signOutOverHttp } from "@/test/auth-http";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";

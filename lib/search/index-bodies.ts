@@ -4,12 +4,11 @@
 // hundred distinct trigrams (~0.3 ms of database CPU), a 64 KiB high-entropy one ~20 ms. Here the organizations
 // with bodies waiting take turns, in order of id, each turn one statement over at most ROWS_PER_TURN bodies or
 // BYTES_PER_TURN bytes of indexed body, so one organization's big bodies delay only its own search index, by
-// at most its turns. Until a body is searchable, a search tests it one by one (lib/delivery/search-deliveries.ts):
+// at most its turns. Until a body is searchable, a search tests it one by one (lib/search/search-deliveries.ts):
 // a body not yet indexed is found all the same, only slower.
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { config, type Config } from "@/lib/config/config";
-import type { JobSpec } from "@/lib/queue/enqueue";
 
 export interface IndexBodiesSettings {
   /** INDEX_BODIES_ROWS_PER_TURN (200): the most bodies one organization's turn makes searchable. */
@@ -127,12 +126,4 @@ function rest(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });
   });
-}
-
-/**
- * The next pass, keyed so that one waits at a time, starting after `after`. Not retried by graphile-worker:
- * the every-minute cron run starts the chain again.
- */
-export function indexBodiesJobSpec(after: string, runAt: Date | null = null): JobSpec {
-  return { identifier: "index-bodies", payload: { after }, job_key: "index-bodies", run_at: runAt?.toISOString() ?? null, max_attempts: 1 };
 }

@@ -1,4 +1,5 @@
-// Each organization's ingest rate: a token bucket per organization, per web process (a server run as
+// Token buckets per key, per web process: each organization's ingest rate (lib/ingest/ingest-limits.ts), and
+// the quarantine's and sign-in's gates. For ingest, a bucket per organization (a server run as
 // N processes lets an organization N times the rate). The map is bounded: past maxOrganizations the
 // least recently seen organization is forgotten (its next request finds a full bucket), so requests
 // naming many organizations cannot grow memory without limit. A body counts as one request per
@@ -20,7 +21,7 @@ interface Bucket {
   at: number;
 }
 
-export class IngestRateLimiter {
+export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly maxOrganizations: number;
 

@@ -12,7 +12,7 @@ import { createDeliveryFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { indexBodiesTask } from "@/jobs/index-bodies";
 import { indexBodies, indexBodiesSettings } from "./index-bodies";
-import { listDeliveries } from "./list-deliveries";
+import { listDeliveries } from "@/lib/delivery/list-deliveries";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";

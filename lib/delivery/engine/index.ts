@@ -1,0 +1,12 @@
+// The delivery engine's front door: what moves deliveries (claim, attempt, finish, rescue, a resume's wake-up)
+// and the settings and schedule they run on. Code outside lib/delivery/engine imports the engine from here
+// only; its statements and batching stay behind it (tests may reach further in).
+export { attemptDelivery, CHAIN_LIMIT, type AttemptResult } from "./attempt-delivery";
+export { claimDelivery, type Claimed } from "./claim-delivery";
+export type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attempt";
+export { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
+export { rescueDeliveries } from "./rescue-deliveries";
+export { wakeResumedEndpoint } from "./wake-resumed-endpoint";
+export { deliverySettings, retryMaxDelayMs, type DeliverySettings } from "./settings";
+export { retryDelayMs } from "./retry-schedule";
+export { buildOutboundHeaders } from "./outbound-headers";
