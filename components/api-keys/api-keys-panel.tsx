@@ -38,7 +38,7 @@ interface Props {
   keys: ApiKeyRow[];
   createAction: Action<CreateApiKeyState>;
   revokeAction: Action<RevokeApiKeyState>;
-  /** The roles the signed-in member may give a key; none: they may not create or revoke keys (a viewer). */
+  /** The roles the signed-in member may give a key, and so revoke; none: they may not create or revoke keys (a viewer). */
   grantableRoles: readonly Role[];
 }
 
@@ -100,7 +100,10 @@ export function ApiKeysPanel({ keys, createAction, revokeAction, grantableRoles 
               <td className={`${stacked.cell} py-2 pr-3 text-xs break-all max-md:order-4 max-md:col-span-2`} data-testid="key-created-by"><CellLabel>Created by</CellLabel>{key.createdByEmail ?? "CLI"}</td>
               <td className={`${stacked.cell} py-2 pr-3 text-xs max-md:order-5 max-md:col-span-2`}><CellLabel>Last used</CellLabel>{key.lastUsedAt ? <Utc iso={key.lastUsedAt} /> : "never"}</td>
               <td className={`${stacked.cell} py-2 text-right max-md:order-6 max-md:col-span-2 max-md:text-left`}>
-                {key.revokedAt || !canChange ? null : asking === key.id && !(revoked.ok && revoked.revokedId === key.id) ? (
+                {key.revokedAt || !canChange ? null : !grantableRoles.includes(key.role) ? (
+                  // Revoking takes the right to create a key of its role (an admin and an owner key).
+                  <span className="text-xs text-slate-600" data-testid="key-revoke-owner-only">Only an owner may revoke it</span>
+                ) : asking === key.id && !(revoked.ok && revoked.revokedId === key.id) ? (
                   <form action={revokeFormAction} onSubmit={() => setDismissed(created)} className="flex flex-wrap items-center justify-end gap-2 max-md:justify-start">
                     <input type="hidden" name="id" value={key.id} />
                     <span className="text-xs text-red-800">Revoke “{key.name}”? Anything using it is refused from then on.</span>
