@@ -5,7 +5,6 @@ ALTER TABLE "mails" ADD COLUMN "secret_link" text;--> statement-breakpoint
 ALTER TABLE "mails" ADD COLUMN "carries_secret" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "invitations" ADD COLUMN "invited_by_api_key_id" text;--> statement-breakpoint
 ALTER TABLE "invitations" ADD CONSTRAINT "invitations_invited_by_api_key_id_api_keys_id_fk" FOREIGN KEY ("invited_by_api_key_id") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "invitations_email_created_at_index" ON "invitations" USING btree ("email","created_at");--> statement-breakpoint
 -- Mails already stored: their links are removed from the bodies (the mails were sent or logged long ago, or are
 -- re-sent by their job with the link removed; an invitation can be sent anew). Mails are few: one statement.
 UPDATE "mails" SET

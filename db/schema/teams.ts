@@ -24,8 +24,7 @@ export const invitations = pgTable(
     acceptedByUserId: text().references(() => users.id, { onDelete: "set null" }),
     withdrawnAt: tstz(),
   },
-  // (email, created_at): the per-address bound on invitation mail counts an address's recent invitations.
-  (t) => [index().on(t.organizationId, t.createdAt), index().on(t.email, t.createdAt)],
+  (t) => [index().on(t.organizationId, t.createdAt)],
 );
 
 /**

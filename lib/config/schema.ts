@@ -198,7 +198,7 @@ export const CONFIG_VARIABLES = {
     doc: "where mail goes: `smtp://user:pass@host:587` or `smtps://…:465`",
   }),
   MAIL_FROM: variable({ group: "mail", type: text(), default: "Webhook Inbox <alerts@localhost>", doc: "sender of the mail (alerts, invitations, confirmations)" }),
-  INVITATION_MAIL_ADDRESS_LIMIT: variable({ group: "mail", type: wholeNumber(1), default: 3, doc: "invitation mails one address may receive in 24 hours, from every organization together (withdrawn invitations count)" }),
+  INVITATION_MAIL_ADDRESS_LIMIT: variable({ group: "mail", type: wholeNumber(1), default: 3, doc: "invitation mails one organization may send one address in 24 hours (withdrawn invitations count)" }),
   INVITATION_MAIL_ORGANIZATION_LIMIT: variable({ group: "mail", type: wholeNumber(1), default: 50, doc: "invitation mails one organization may send in 24 hours" }),
 
   // Logs, development and tests

@@ -1,5 +1,7 @@
-// How many invitation mails may go out: per recipient address (over every organization: a stranger's
-// inbox is not ours to fill) and per organization, over the last 24 hours. Every invitation made counts,
+// How many invitation mails may go out: per recipient address from one organization, and per
+// organization, over the last 24 hours. The address bound is the organization's own, never shared: one
+// counted over every organization would let any organization, inviting a stranger three times, stop all
+// others from inviting that person for a day. A sender of many organizations meets the sign-up throttle. Every invitation made counts,
 // withdrawn ones too, so invite-withdraw-invite cannot repeat a mail (API.md: 429 `rate_limited`).
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db";
@@ -15,7 +17,7 @@ const WINDOW_HOURS = 24;
 export async function requireInvitationMailAllowed(tx: Tx, input: { organizationId: string; email: string }): Promise<void> {
   const { INVITATION_MAIL_ADDRESS_LIMIT, INVITATION_MAIL_ORGANIZATION_LIMIT } = config();
   const bounds = [
-    { limit: INVITATION_MAIL_ADDRESS_LIMIT, column: sql`email = ${input.email}`, who: `${input.email} has been sent` },
+    { limit: INVITATION_MAIL_ADDRESS_LIMIT, column: sql`organization_id = ${input.organizationId} and email = ${input.email}`, who: `this organization has invited ${input.email}` },
     { limit: INVITATION_MAIL_ORGANIZATION_LIMIT, column: sql`organization_id = ${input.organizationId}`, who: "this organization has sent" },
   ];
   for (const { limit, column, who } of bounds) {
