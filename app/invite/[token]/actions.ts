@@ -5,22 +5,16 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth, signOut } from "@/lib/auth/auth";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
-import { registerInvitedAccount } from "@/lib/auth/register-invited-account";
+import { signUpThroughInvitation } from "@/lib/auth/register-invited-account";
 import { signInWithPassword } from "@/lib/auth/sign-in-with-password";
-import { clientAddress, throttleAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/http/client-address";
 import { acceptInvitation } from "@/lib/invitations/accept-invitation";
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 const invitePath = (token: string) => `/invite/${encodeURIComponent(token)}`;
 
 export async function signUpThroughInvitationAction(_: FormState, form: FormData): Promise<FormState> {
-  return runFormAction(async () => {
-    const requestHeaders = await headers();
-    const source = { ip: clientAddress(requestHeaders), throttle: throttleAddress(requestHeaders) };
-    const { email } = await registerInvitedAccount({ token: field(form, "token"), password: field(form, "password") }, source);
-    // The new account's only organization is the inviting one: sign-in lands there.
-    return signInWithPassword(email, field(form, "password"), "/overview");
-  }, form);
+  return runFormAction(async () => signUpThroughInvitation({ token: field(form, "token"), password: field(form, "password") }, await headers()), form);
 }
 
 /** Signs in and joins in one step (the sign-in accepts the invitation), landing in the organization. */
