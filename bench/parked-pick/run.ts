@@ -1,6 +1,6 @@
 // bench/parked-pick: what another organization's year of weeks costs the worker's pick of an endpoint's oldest
-// parked delivery (the form a wake, a chain's finish and a claim naming none share: endpoint-slots.ts,
-// finish-attempt.ts, claim-statements.ts), as the worker runs it: a prepared statement, generic plan
+// parked delivery (the form a wake, a chain's finish and a claim naming none share: WAKE_PARKED, FINISH and
+// CLAIM in lib/delivery/engine/sql/), as the worker runs it: a prepared statement, generic plan
 // (db/index.ts hotPathPlanCacheMode). Two fresh databases: one with this week's partitions only, one where
 // "Keeper" keeps BENCH_WEEKS (52) past weeks (bench/support/kept-weeks.ts); in each, "Recent" has 20 deliveries
 // parked this week. The pick is timed with the floor parameter '' (every week's partition opened, as before the
@@ -10,7 +10,6 @@
 //   npm run bench:parked-pick [BENCH_WEEKS=52 BENCH_RUNS=500 BENCH_ROUNDS=6]
 import postgres from "postgres";
 import { closeDb } from "@/db";
-import { parkedIdRange } from "@/lib/delivery/engine/parked-position";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
 import { deliveryIdFloor, refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
@@ -25,7 +24,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 const pick = (from: string) => `
   select d.id from deliveries d
-  where d.endpoint_id = $1 and d.parked_at is not null and d.id between ${parkedIdRange("$1")} and d.id >= $2::text ${fromWeek("d.id", from)}
+  where d.endpoint_id = $1 and d.parked_at is not null
+    and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = $1)
+      and (select max(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = $1)
+    and d.id >= $2::text ${fromWeek("d.id", from)}
   order by d.parked_at, d.id limit 1
   for update skip locked`;
 

@@ -126,7 +126,7 @@ export const deliveryKeys = pgTable(
 /**
  * One row per parked delivery (`parked_at` set), so that "is anything parked at this endpoint?" is one probe of
  * a small table: the worker asks it after every claim and finish (lib/delivery/engine/endpoint-slots.ts
- * anyParked), and on `deliveries` it probed the parked index of every week's partition. Kept by the triggers
+ * wakeNeededMany), and on `deliveries` it probed the parked index of every week's partition. Kept by the triggers
  * of db/migrations/0028_parked_deliveries.sql in the transaction that parks or unparks the delivery, so it
  * is always what `deliveries` says; no statement writes it by hand.
  */
@@ -208,7 +208,7 @@ export const endpointSlots = pgTable(
   },
   // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its endpoints' rows
   // summed, found through the endpoints: an index on organization_id would fill with entries of
-  // these rows' non-HOT updates (lib/delivery/engine/endpoint-slots.ts orgInFlightSql).
+  // these rows' non-HOT updates (the claim in lib/delivery/engine/sql/claim.ts).
   (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
 );
 

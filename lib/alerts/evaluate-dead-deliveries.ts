@@ -34,7 +34,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
   }
   const until = new Date(Math.max(since.getTime(), now.getTime() - ALERT_TIMING.deadSettleMs));
   // status is literal so the planner can use the partial index deliveries_endpoint_dead_idx. Deliveries a
-  // person buried (lib/delivery/buried-state.ts writes that last_error) are their decision, not an alert.
+  // person buried (lib/delivery/sql/bury.ts writes that last_error) are their decision, not an alert.
   const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [counted] = await ctx.db.execute<{ count: number; last_error: string | null }>(sql`
     select count(*)::int as count,

@@ -1,7 +1,7 @@
 // What a bulk replay or bury acts on: the deliveries of ctx's organization that the filter names,
-// received before the call, minus those the action cannot apply to. Shared by both bulk verbs.
-import { and, asc, count, desc, eq, inArray, lte, notInArray, sql, type SQL } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
+// received before the call, minus those the action cannot apply to. Shared by both bulk verbs, which
+// change each page with their statement (sql/replay.ts, sql/bury.ts).
+import { and, count, desc, eq, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
@@ -66,18 +66,4 @@ export async function* selectionPages(ctx: Ctx, where: SQL): AsyncGenerator<Sele
     if (last) return;
     after = page.at(-1)!;
   }
-}
-
-/**
- * Locks a chunk's rows in id order before it is changed. The worker's batched claims and finishes
- * lock the rows they move in id order too (lib/delivery/engine/claim-statements.ts, finish-attempt.ts), so a bulk
- * action and a batch that share rows wait for each other instead of deadlocking.
- */
-export async function lockChunk(db: DbOrTx, organizationId: string, ids: string[]): Promise<void> {
-  await db
-    .select({ id: deliveries.id })
-    .from(deliveries)
-    .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, organizationId)))
-    .orderBy(asc(deliveries.id))
-    .for("update");
 }

@@ -1,11 +1,10 @@
-import { and, eq, inArray, notInArray } from "drizzle-orm";
-import { deliveries, type DeliveryStatus } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import type { DeliveryStatus } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
-import type { Ctx } from "@/lib/context";
-import { buriedState } from "./buried-state";
-import { bulkSelection, countSelection, lockChunk, selectionPages } from "./bulk-selection";
+import { bulkSelection, countSelection, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
+import { BURY } from "./sql/bury";
 import { logger } from "@/lib/logging/logger";
 
 /**
@@ -16,7 +15,8 @@ import { logger } from "@/lib/logging/logger";
  * the filter names (API.md).
  */
 export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean; keepDelivered?: boolean } }): Promise<{ count: number }> {
-  const skipped: DeliveryStatus[] = input.keepDelivered ? ["dead", "delivered"] : ["dead"];
+  const keepDelivered = input.keepDelivered ?? false;
+  const skipped: DeliveryStatus[] = keepDelivered ? ["dead", "delivered"] : ["dead"];
   const { filter, where } = await bulkSelection(ctx, input.filter, skipped);
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   const buried = await changeInChunks(ctx, {
@@ -24,12 +24,7 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
     filter,
     pages: selectionPages(ctx, where),
     change: async (tx, ids) => {
-      await lockChunk(tx.db, ctx.organizationId, ids);
-      const rows = await tx.db
-        .update(deliveries)
-        .set(buriedState())
-        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), notInArray(deliveries.status, skipped)))
-        .returning({ id: deliveries.id });
+      const rows = await tx.db.execute<{ id: string }>(BURY({ organizationId: ctx.organizationId, ids, keepDelivered }));
       await removeJobs(tx.db, rows.map((row) => deliverJobKey(row.id)));
       return rows.length;
     },

@@ -1,12 +1,12 @@
-import { and, eq, notInArray } from "drizzle-orm";
-import { deliveries, type DeliveryStatus } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { deliveries } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { buriedState } from "./buried-state";
 import { logDelivery } from "@/lib/logging/log-delivery";
+import { BURY } from "./sql/bury";
 
 /**
  * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept
@@ -16,16 +16,13 @@ import { logDelivery } from "@/lib/logging/log-delivery";
  * `keepDelivered` (the dashboard) refuses a delivered delivery (409) instead of burying it.
  */
 export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; keepDelivered?: boolean } }): Promise<{ id: string; status: "dead" }> {
-  const skipped: DeliveryStatus[] = input.keepDelivered ? ["dead", "delivered"] : ["dead"];
   const buried = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db
-      .update(deliveries)
-      .set(buriedState())
-      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), notInArray(deliveries.status, skipped)))
-      .returning({ id: deliveries.id, endpointId: deliveries.endpointId });
+    const [row] = await tx.db.execute<{ id: string; endpoint_id: string }>(
+      BURY({ organizationId: ctx.organizationId, ids: [input.id], keepDelivered: input.keepDelivered ?? false }),
+    );
     if (row) {
       await removeJobs(tx.db, [deliverJobKey(row.id)]);
-      await recordAudit(tx, { action: "delivery.buried", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
+      await recordAudit(tx, { action: "delivery.buried", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpoint_id } });
       return true;
     }
     const [existing] = await tx.db

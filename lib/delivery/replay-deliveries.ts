@@ -1,10 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { deliveries } from "@/db/schema";
+import { and } from "drizzle-orm";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import type { Ctx } from "@/lib/context";
-import { countSelection, bulkSelection, lockChunk, selectionPages } from "./bulk-selection";
+import { countSelection, bulkSelection, selectionPages } from "./bulk-selection";
 import { changeInChunks } from "./change-in-chunks";
-import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
+import { noAttemptInFlight, REPLAY } from "./sql/replay";
 import { logger } from "@/lib/logging/logger";
 
 /**
@@ -22,16 +21,10 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
     filter: selection.filter,
     pages: selectionPages(ctx, where),
     change: async (tx, ids) => {
-      await lockChunk(tx.db, ctx.organizationId, ids);
-      const rows = await tx.db
-        .update(deliveries)
-        .set(replayedState())
-        .where(and(inArray(deliveries.id, ids), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
-        .returning({ id: deliveries.id, endpointId: deliveries.endpointId, externalId: deliveries.externalId });
-      await keepDedupeKeys(tx.db, rows);
+      const rows = await tx.db.execute<{ id: string; endpoint_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids }));
       // Unkeyed (see deliverJobSpec): thousands of keys could lock running jobs' rows; a scheduled
       // retry left beside a replay job finds the delivery settled or already claimed.
-      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay", unkeyed: true })));
+      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "replay", unkeyed: true })));
       return rows.length;
     },
   });

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { AttemptInFlightError, NotFoundError } from "@/lib/errors";
 import { logDelivery } from "@/lib/logging/log-delivery";
-import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-state";
+import { REPLAY } from "./sql/replay";
 
 /**
  * Puts one delivery back to `pending` and enqueues an attempt marked `replay`, in one transaction.
@@ -15,11 +15,7 @@ import { keepDedupeKeys, noAttemptInFlight, replayedState } from "./replayed-sta
  */
 export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ id: string; status: "pending" }> {
   const result = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db
-      .update(deliveries)
-      .set(replayedState())
-      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId), noAttemptInFlight))
-      .returning({ id: deliveries.id, endpointId: deliveries.endpointId, externalId: deliveries.externalId });
+    const [row] = await tx.db.execute<{ id: string; endpoint_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids: [input.id] }));
     if (!row) {
       const [existing] = await tx.db
         .select({ status: deliveries.status })
@@ -28,9 +24,9 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
       if (!existing) throw new NotFoundError("Delivery");
       throw new AttemptInFlightError();
     }
-    await keepDedupeKeys(tx.db, [row]);
-    await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpointId, trigger: "replay" })]);
-    await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpointId } });
+    // Keyed (one delivery's): it replaces a retry's job still waiting.
+    await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "replay" })]);
+    await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpoint_id } });
     return { id: row.id, status: "pending" as const };
   });
   logDelivery({ deliveryId: result.id, organizationId: ctx.organizationId }, `replay requested (${ctx.actor.type})`);

@@ -4,7 +4,7 @@
 // sweep's row deletes take each as it does, so a week goes this way when the sweep has a backlog (a retention
 // lowered, a sweep stopped for a while) or once the row deletes have emptied it; otherwise a week still
 // holding one delivery someone keeps stays, and the row deletes go on. The week's dedupe keys go first, and a
-// delivery replayed meanwhile puts its own back (lib/delivery/replayed-state.ts).
+// delivery replayed meanwhile puts its own back (lib/delivery/sql/replay.ts).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { DELIVERY_REMOVAL_LOCK, deliveriesOfWeek, dropDeliveryWeek, lockDeliveryWeek, pastDeliveryWeeks } from "@/lib/storage/delivery-partitions";

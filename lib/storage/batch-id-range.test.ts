@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
-import { batchIdBounds, batchIdRange, fromWeek, splitOlder, statementPerWeek, weekStartOf, weeksAfter, withinIdRange } from "./batch-id-range";
+import { batchIdBounds, batchIdRange, boundsShape, fromWeek, idBoundsParams, splitOlder, statementPerWeek, weekStartOf, weeksAfter, withinIdBounds, type BoundsShape } from "./batch-id-range";
 
 describe("a batch's id range", () => {
   it("is the least and greatest of the batch's delivery ids, in any order", () => {
@@ -21,11 +21,13 @@ describe("a batch's id range", () => {
   });
 
   it("bounds a column by the range, or from the floor up in the statement made for a batch without one", () => {
-    expect(withinIdRange(true, "d.id", "$6", "$7")).toBe("and d.id between $6::text and $7::text");
-    expect(withinIdRange(false, "d.id", "$6", "$7")).toBe("and d.id >= $6::text");
+    expect(withinIdBounds({ kind: "range", week: "" }, "d.id", "$6", "$7")).toBe("and d.id between $6::text and $7::text");
+    expect(withinIdBounds({ kind: "from", week: "" }, "d.id", "$6", "$7")).toBe("and d.id >= $6::text");
+    expect(withinIdBounds({ kind: "from", week: "" }, "d.id", "$3")).toBe("and d.id >= $3::text");
+    expect(() => withinIdBounds({ kind: "range", week: "" }, "d.id", "$6")).toThrow(/needs its last/);
     const week = weekStartOf(newId("dlv"));
-    expect(withinIdRange(true, "d.id", "$6", "$7", week)).toBe(`and d.id between $6::text and $7::text and d.id >= '${week}'`);
-    expect(withinIdRange(false, "p.id", "$6", "$7", week)).toBe(`and p.id >= $6::text and p.id >= '${week}'`);
+    expect(withinIdBounds({ kind: "range", week }, "d.id", "$6", "$7")).toBe(`and d.id between $6::text and $7::text and d.id >= '${week}'`);
+    expect(withinIdBounds({ kind: "from", week }, "p.id", "$6", "$7")).toBe(`and p.id >= $6::text and p.id >= '${week}'`);
   });
 
   it("starts a week where its partitions do, Monday 00:00 UTC, for an id or a floor; for anything else, nowhere", () => {
@@ -64,22 +66,44 @@ describe("a batch's id range", () => {
     expect(splitOlder([], (id: string) => id)).toEqual({ recent: [], older: [] });
   });
 
-  it("makes each statement text once per week", () => {
+  it("makes each statement text once per shape of its bounds, given the shapes only", () => {
+    const [a, b] = [newId("dlv"), newId("dlv")].sort();
+    const lastWeek = timeOrderedIdFloor("dlv", Date.now() - 7 * 86_400_000);
     let made = 0;
-    const text = statementPerWeek((variant: string, from: string) => (made++, `${variant} from ${from}`));
-    expect([text("ranged", "a"), text("ranged", "a"), text("ranged", "b"), text("unranged", "a")]).toEqual(["ranged from a", "ranged from a", "ranged from b", "unranged from a"]);
-    expect(made).toBe(3);
+    const text = statementPerWeek((own: BoundsShape, other: BoundsShape | null) => (made++, `${own.kind} ${own.week} / ${other ? `${other.kind} ${other.week}` : "none"}`));
+    const range = { kind: "range", first: a!, last: b! } as const;
+    const texts = [
+      text(range, null),
+      text({ kind: "range", first: b!, last: b! }, null), // another range in the same week: the same text
+      text(range, { kind: "from", floor: lastWeek }),
+      text({ kind: "from", floor: a! }, null),
+      text({ kind: "from", floor: lastWeek }, null),
+    ];
+    expect(texts).toEqual([
+      `range ${weekStartOf(a!)} / none`,
+      `range ${weekStartOf(a!)} / none`,
+      `range ${weekStartOf(a!)} / from ${weekStartOf(lastWeek)}`,
+      `from ${weekStartOf(a!)} / none`,
+      `from ${weekStartOf(lastWeek)} / none`,
+    ]);
+    expect(made).toBe(4);
   });
 
-  it("picks the ranged statement and its two parameters, or the unranged one with the floor, asked only then", async () => {
+  it("gives a batch its range, or, when some id is not known, the floor, asked only then; their parameters and shape", async () => {
     const [a, b] = [newId("dlv"), newId("dlv")].sort();
     let asked = 0;
     const floor = async () => (asked++, "dlv_floor");
-    expect(await batchIdBounds([b!, a!], floor)).toEqual({ variant: "ranged", bounds: [a, b], from: weekStartOf(a!) });
+    const range = await batchIdBounds([b!, a!], floor);
+    expect(range).toEqual({ kind: "range", first: a, last: b });
+    expect(idBoundsParams(range)).toEqual([a, b]);
+    expect(boundsShape(range)).toEqual({ kind: "range", week: weekStartOf(a!) });
     expect(asked).toBe(0);
-    expect(await batchIdBounds([a!, null], floor)).toEqual({ variant: "unranged", bounds: ["dlv_floor"], from: "" });
+    const unknown = await batchIdBounds([a!, null], floor);
+    expect(unknown).toEqual({ kind: "from", floor: "dlv_floor" });
+    expect(idBoundsParams(unknown)).toEqual(["dlv_floor"]);
+    expect(boundsShape(unknown)).toEqual({ kind: "from", week: "" });
     expect(asked).toBe(1);
-    const floorInWeek = async () => timeOrderedIdFloor("dlv", Date.UTC(2026, 11, 2, 15));
-    expect(await batchIdBounds([null], floorInWeek)).toEqual({ variant: "unranged", bounds: [await floorInWeek()], from: timeOrderedIdFloor("dlv", Date.UTC(2026, 10, 30)) });
+    const floorInWeek = timeOrderedIdFloor("dlv", Date.UTC(2026, 11, 2, 15));
+    expect(boundsShape(await batchIdBounds([null], async () => floorInWeek))).toEqual({ kind: "from", week: timeOrderedIdFloor("dlv", Date.UTC(2026, 10, 30)) });
   });
 });

@@ -7,17 +7,30 @@
 // generic plan starts, to the weeks between the batch's oldest and newest ids: 0.50 ms at 53 weeks.
 import { isId, timeOrderedIdFloor } from "@/lib/ids";
 
-export interface IdRange {
-  first: string;
-  last: string;
+/**
+ * The ids a batch's statement reads: between the least and greatest of the batch's ids ("range"), or, when it
+ * names some delivery it cannot give (an endpoint's oldest parked one), from a delivery id floor on ("from"):
+ * the least of the batch's organizations' (lib/storage/delivery-id-floor.ts floorOfEndpoints), so it reads the
+ * weeks from theirs on, not the weeks only another organization keeps. The values are the statement's
+ * parameters (idBoundsParams); its text holds their shape (BoundsShape).
+ */
+export type IdBounds = { kind: "range"; first: string; last: string } | { kind: "from"; floor: string };
+
+/**
+ * What a statement's text holds of its bounds: their kind, and the start of the week their first id or floor
+ * falls in (fromWeek). One text, and one prepared statement, per shape (statementPerWeek).
+ */
+export interface BoundsShape {
+  kind: IdBounds["kind"];
+  week: string;
 }
 
 /**
  * The least and greatest of the ids, when every one is a delivery id newId made (`dlv_` and 25 base-36
  * digits: one length, one alphabet, so JavaScript's order is the database's under any collation); null
- * otherwise (an id not named, a hand-made one), and the statement reads every week.
+ * otherwise (an id not named, a hand-made one), and the statement reads from a floor on.
  */
-export function batchIdRange(ids: readonly (string | null)[]): IdRange | null {
+export function batchIdRange(ids: readonly (string | null)[]): { first: string; last: string } | null {
   let first: string | undefined;
   let last: string | undefined;
   for (const id of ids) {
@@ -28,16 +41,31 @@ export function batchIdRange(ids: readonly (string | null)[]): IdRange | null {
   return first === undefined || last === undefined ? null : { first, last };
 }
 
+/** A batch's bounds: its range, or, when some id is not known, from `floor()` on (asked only then). */
+export async function batchIdBounds(ids: readonly (string | null)[], floor: () => Promise<string>): Promise<IdBounds> {
+  const range = batchIdRange(ids);
+  return range ? { kind: "range", ...range } : { kind: "from", floor: await floor() };
+}
+
+/** The parameters the bounds add after a statement's own: the least and greatest id, or the floor. */
+export function idBoundsParams(bounds: IdBounds): string[] {
+  return bounds.kind === "range" ? [bounds.first, bounds.last] : [bounds.floor];
+}
+
+/** The shape of `bounds` that their statement's text is made for. */
+export function boundsShape(bounds: IdBounds): BoundsShape {
+  return { kind: bounds.kind, week: weekStartOf(bounds.kind === "range" ? bounds.first : bounds.floor) };
+}
+
 /**
- * SQL: `and <column> between <first> and <last>` in the statement made for a range; in the other, whose batch
- * names some delivery it cannot give (an endpoint's oldest parked one), `and <column> >= <first>`, there the
- * least delivery id floor of the batch's organizations (lib/storage/delivery-id-floor.ts floorOfEndpoints): it
- * reads the weeks from theirs on, not the weeks only another organization keeps. The parameters are the
- * statement's own (`$6`): a statement text is made for each of the two cases.
+ * SQL: `and <column> between <first> and <last>` for a range, `and <column> >= <first>` (the floor) from a
+ * floor, then fromWeek's bound of the shape's week. `first` and `last` name the statement's parameters (`$6`);
+ * bounds that are always a floor need no `last`.
  */
-export function withinIdRange(ranged: boolean, column: string, first: string, last: string, from = ""): string {
-  const bound = ranged ? `and ${column} between ${first}::text and ${last}::text` : `and ${column} >= ${first}::text`;
-  return from === "" ? bound : `${bound} ${fromWeek(column, from)}`;
+export function withinIdBounds(shape: BoundsShape, column: string, first: string, last?: string): string {
+  if (shape.kind === "range" && last === undefined) throw new Error(`a range of ${column} needs its last id's parameter`);
+  const bound = shape.kind === "range" ? `and ${column} between ${first}::text and ${last}::text` : `and ${column} >= ${first}::text`;
+  return shape.week === "" ? bound : `${bound} ${fromWeek(column, shape.week)}`;
 }
 
 /**
@@ -105,38 +133,23 @@ export function fromWeek(column: string, from: string): string {
 }
 
 /**
- * A statement's text for each combination of weeks it starts from (fromWeek), made once: `make` is called
- * with the key's parts. Few are ever in use (this week, the weeks retries and floors fall in); past
- * STATEMENTS_KEPT, the texts are made again.
+ * A statement's text for each shape of its bounds (its own, then any others it reads by, null for none), made
+ * once: `make` is given their shapes (boundsShape), never their values, which are parameters. Few are ever in
+ * use (this week, the weeks retries and floors fall in); past STATEMENTS_KEPT, the texts are made again.
  */
-export function statementPerWeek<Key extends readonly string[]>(make: (...key: Key) => string): (...key: Key) => string {
+export function statementPerWeek<More extends (BoundsShape | null)[]>(
+  make: (own: BoundsShape, ...more: More) => string,
+): (own: IdBounds, ...more: { [K in keyof More]: IdBounds | Extract<More[K], null> }) => string {
   const texts = new Map<string, string>();
-  return (...key) => {
-    const name = key.join("/");
+  return (own, ...more) => {
+    const shapes = [own, ...(more as (IdBounds | null)[])].map((bounds) => (bounds === null ? null : boundsShape(bounds)));
+    const name = shapes.map((shape) => (shape === null ? "none" : `${shape.kind}:${shape.week}`)).join("/");
     let text = texts.get(name);
     if (text === undefined) {
       if (texts.size >= STATEMENTS_KEPT) texts.clear();
-      texts.set(name, (text = make(...key)));
+      texts.set(name, (text = make(shapes[0]!, ...(shapes.slice(1) as More))));
     }
     return text;
   };
 }
 const STATEMENTS_KEPT = 200;
-
-/**
- * Which of a statement's two texts a batch runs, the parameters that text adds after the statement's own (the
- * least and greatest id, or, when some id is not known, the floor: `floor()`, asked only then), and the week the
- * first of them falls in (fromWeek).
- */
-export async function batchIdBounds(
-  ids: readonly (string | null)[],
-  floor: () => Promise<string>,
-): Promise<{ variant: "ranged" | "unranged"; bounds: string[]; from: string }> {
-  const range = batchIdRange(ids);
-  return range ? { variant: "ranged", bounds: [range.first, range.last], from: weekStartOf(range.first) } : fromFloor(await floor());
-}
-
-/** The unranged statement's bounds: from `floor` on (a batch that names no delivery). */
-export function fromFloor(floor: string): { variant: "unranged"; bounds: string[]; from: string } {
-  return { variant: "unranged", bounds: [floor], from: weekStartOf(floor) };
-}

@@ -1,4 +1,4 @@
-// Claims made together are decided by one statement (claim-statements.ts): an endpoint's free slots go
+// Claims made together are decided by one statement (CLAIM, sql/claim.ts): an endpoint's free slots go
 // to its claims in order and the rest park, a second job for a delivery finds it in flight, and a
 // paused endpoint holds its deliveries.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,18 +1,74 @@
 // The first half of an attempt: a job's claim of its delivery. Claims made at the same time by a
-// worker's jobs go together (micro-batcher.ts; a lone claim is a batch of one), in one short
-// transaction of the two statements of claim-statements.ts. A claimed delivery is `delivering`, with
-// a lease in the job's name; its attempts row is written when the attempt ends. After the commit,
-// one look per endpoint for parked deliveries and free slots (endpoint-slots.ts: no lost wake-up).
+// worker's jobs go together (micro-batcher.ts; a lone claim is a batch of one), in one short pipelined
+// transaction of two statements: PARK_EARLY_THEN_LOCK (sql/park-early-then-lock.ts) parks those whose
+// endpoint is paused or looks full and takes the slot locks of the others' organizations and endpoints, then
+// CLAIM (sql/claim.ts) decides every claim. A claimed delivery is `delivering`, with a lease in the job's
+// name; its attempts row is written when the attempt ends. After the commit, one look per endpoint for
+// parked deliveries and free slots (endpoint-slots.ts: no lost wake-up).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
-import { splitOlder } from "@/lib/storage/batch-id-range";
-import { claimIdBounds, claimResults, claimStatements, type Claim, type EarlyRow } from "./claim-statements";
-import type { ClaimResult, ClaimRow } from "./claimed-attempt";
-import { NOTHING_TO_HAND_ON, rawRunner, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { batchIdBounds, idBoundsParams, splitOlder, type IdBounds } from "@/lib/storage/batch-id-range";
+import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
+import { claimResult, type ClaimResult, type ClaimRow } from "./claimed-attempt";
+import { NOTHING_TO_HAND_ON, ORG_SLOT_LOCK_NAMESPACE, rawRunner, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
+import { CLAIM } from "./sql/claim";
+import { PARK_EARLY_THEN_LOCK } from "./sql/park-early-then-lock";
+
+export interface Claim {
+  /** Null: the endpoint's oldest parked delivery. */
+  deliveryId: string | null;
+  endpointId: string;
+  jobId: string;
+  trigger: DeliverTrigger;
+}
+
+export type EarlyRow = { delivery_id: string | null; paused: boolean | null };
+
+const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
+
+/** Which weeks the claims' statements read (batchIdBounds): asked before their transaction. */
+export function claimIdBounds(sql: postgres.Sql, claims: Claim[]): Promise<IdBounds> {
+  return batchIdBounds(claims.map((c) => c.deliveryId), () => floorOfEndpoints(sql, [...new Set(claims.map((c) => c.endpointId))]));
+}
+
+/**
+ * The claim's two statements, for a pipelined transaction: park early and take the locks, then
+ * claim. Claims of the same delivery must not share them. Also a chain's claim after a hand-on (hand-on-slots.ts).
+ */
+export function claimStatements(
+  tx: postgres.ReservedSql,
+  claims: Claim[],
+  settings: DeliverySettings,
+  bounds: IdBounds,
+): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
+  const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
+  return [
+    tx.unsafe<EarlyRow[]>(
+      PARK_EARLY_THEN_LOCK(bounds),
+      [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE, ...idBoundsParams(bounds)],
+      { prepare: true },
+    ).execute(),
+    tx.unsafe<(ClaimRow & { ord: number })[]>(
+      CLAIM(bounds),
+      [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED, ...idBoundsParams(bounds)],
+      { prepare: true },
+    ).execute(),
+  ];
+}
+
+/** The claims' results from claimStatements' rows, in order. */
+export function claimResults(claims: Claim[], early: EarlyRow[], decided: (ClaimRow & { ord: number })[]): ClaimResult[] {
+  const parkedEarly = new Map(early.filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.paused]));
+  const byOrd = new Map(decided.map((row) => [row.ord, row]));
+  return claims.map((claim, ord) => {
+    const paused = claim.deliveryId === null ? undefined : parkedEarly.get(claim.deliveryId);
+    return paused !== undefined ? { verdict: paused ? "paused" : "saturated" } : claimResult(byOrd.get(ord), claim.endpointId);
+  });
+}
 
 /**
  * A claim's result, its delivery's endpoint (null when the delivery is gone), and what the look

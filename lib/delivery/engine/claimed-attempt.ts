@@ -1,6 +1,6 @@
-// What a claim makes of a delivery and hands back to its job: the claimed state's columns, the row a
-// claim returns, and what that row means. Shared by the claim statement (claim-statements.ts) and a
-// chain's claim in the finish statement (finish-attempt.ts), so both claim alike.
+// What a claim hands back to its job: the row a claim returns and what that row means. The same for the
+// claim statement (CLAIM, sql/claim.ts) and a chain's claim in the finish statement (FINISH, sql/finish.ts),
+// which write the claimed state alike.
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 
 /** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked. */
@@ -30,7 +30,7 @@ export interface ClaimedAttempt {
 
 export type ClaimResult = { verdict: "claimed"; attempt: ClaimedAttempt } | { verdict: ClaimRefusal };
 
-/** A claim's row, from the claim statement or a chain's claim in the finish statement (finish-attempt.ts). */
+/** A claim's row, from the claim statement or a chain's claim in the finish statement (sql/claim.ts, sql/finish.ts). */
 export interface ClaimRow {
   verdict: ClaimRefusal | "claim";
   took_over: boolean;
@@ -47,36 +47,6 @@ export interface ClaimRow {
   max_attempts: number;
   retry_base_seconds: number;
   outbound_secret_encrypted: string | null;
-}
-
-/**
- * What claiming a delivery (d) for a job writes, in the claim statement and in a chain's claim in
- * the finish statement (finish-attempt.ts). `ep` is the delivery's endpoint.
- */
-export function claimedState(jobId: string, leaseMarginSeconds: string): string {
-  return `status = 'delivering', claimed_by_job = ${jobId},
-    lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + ${leaseMarginSeconds}),
-    attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
-    parked_at = null, next_attempt_at = null, updated_at = now()`;
-}
-
-/**
- * What a claim hands back (ClaimRow's delivery columns; headers and body come from delivery_payloads, joined
- * by the statement's final select: payloadJoin). `replayJob`: SQL, true when the claiming job is a replay's.
- */
-export function claimedReturning(replayJob: string): string {
-  return `d.id, d.organization_id, d.attempt_count, d.auto_attempt_count,
-    -- The first attempt after a replay is the replay's, whichever job makes it.
-    case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or ${replayJob}) then 'replay' else 'auto' end as trigger,
-    clock_timestamp() as started_at`;
-}
-
-/**
- * The claimed delivery's payload, in the claim's own round trip: `claimed` is the CTE returning
- * claimedReturning's columns; select `p.headers, p.body`. Not locked, never updated: no lock to wait for.
- */
-export function payloadJoin(claimed: string, within = ""): string {
-  return `left join delivery_payloads p on p.delivery_id = ${claimed}.id ${within}`;
 }
 
 /** What a claim statement's row means. */

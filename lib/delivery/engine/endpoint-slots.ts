@@ -30,10 +30,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
-import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
-import { parkedIdRange } from "./parked-position";
 import type { DeliverySettings } from "./settings";
+import { WAKE_PARKED } from "./sql/wake-parked";
 
 /** The two caps on attempts in flight. */
 export type SlotCaps = Pick<DeliverySettings, "endpointConcurrency" | "orgConcurrency">;
@@ -79,79 +77,15 @@ export async function lockOrgSlotsOfEndpoint(run: Runner, endpointId: string, sk
     from endpoints e where e.id = ${endpointId} ${skipIf ? sql`and not (${skipIf})` : sql``}`);
 }
 
-/** Attempts in flight at an endpoint (SQL text, for the raw batch statements too). */
-export function endpointInFlightSql(endpointId: string): string {
-  return `(select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = ${endpointId})`;
-}
-
-/**
- * Attempts in flight across an organization (SQL text): its endpoints' slot rows, found through the
- * endpoints (rarely written) and each endpoint's slot key, so those hot rows need no second index
- * (which every non-HOT update of them would add an entry to). It reads every endpoint's rows: sum it
- * once per organization per statement, and only where the answer can matter.
- */
-export function orgInFlightSql(organizationId: string): string {
-  return `(select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id where oe.organization_id = ${organizationId})`;
-}
-
 /**
  * Unparks the endpoint's oldest parked deliveries, as many as it has free slots (none while it is
- * paused), and enqueues their jobs in the same statement (so a pipelined transaction needs no
- * second round trip). Call with the slot lock held. `floor`: its organization's delivery id floor, or
- * one below (lib/storage/delivery-id-floor.ts), so the pick reads the weeks from there on only. Returns the
- * woken deliveries' ids.
+ * paused), and enqueues their jobs, in one statement (WAKE_PARKED, sql/wake-parked.ts). Call with the slot
+ * lock held. `floor`: its organization's delivery id floor, or one below (lib/storage/delivery-id-floor.ts),
+ * so the pick reads the weeks from there on only. Returns the woken deliveries' ids.
  */
 export async function wakeParkedDeliveries(run: Runner, input: { endpointId: string; caps: SlotCaps; floor: string }): Promise<string[]> {
-  const from = weekStartOf(input.floor); // the floor's week, in the text (batch-id-range.ts fromWeek)
-  // add_jobs NOTIFYs, so it runs only when something was woken.
-  const [row] = (await run(sql`
-    with target as (select ${input.endpointId}::text as id),
-    pick as (
-      select d.id from deliveries d
-      -- In the parked index's order (endpoint, parked_at, id), so the planner has no other index to
-      -- walk. Parked implies pending (parking sets it; a claim, replay or bury clears parked_at), so
-      -- status is not named: that would offer it the open-deliveries index, every pending row of the endpoint.
-      -- The endpoint as a subquery (computed once, as the statement starts): parkedIdRange names it twice.
-      where d.endpoint_id = ${input.endpointId} and d.parked_at is not null
-        and d.id between ${sql.raw(parkedIdRange("(select id from target)"))} and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
-        and not exists (select 1 from endpoints e where e.id = ${input.endpointId} and e.paused)
-      order by d.parked_at, d.id
-      -- As many as the endpoint and its organization both have free slots for.
-      limit coalesce((
-        select case when ${anyParked(input.endpointId)}
-          then greatest(0, least(
-            ${input.caps.endpointConcurrency}::int - ${sql.raw(endpointInFlightSql("e0.id"))}::int,
-            ${input.caps.orgConcurrency}::int - ${sql.raw(orgInFlightSql("e0.organization_id"))}::int))
-          else 0 end
-        from endpoints e0 where e0.id = ${input.endpointId}
-      ), 0)
-      for update skip locked
-    ),
-    woken as (
-      update deliveries d set parked_at = null, updated_at = now()
-      from pick where d.id = pick.id and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
-      -- A replayed delivery parked before its replay attempt keeps its place in the replay lane.
-      returning d.id, d.endpoint_id, case when d.auto_attempt_count = 0 and d.attempt_count > 0 then 'replay' else 'auto' end as trigger
-    )
-    select coalesce((select array_agg(id) from woken), '{}') as ids,
-      (select count(*) from (
-        -- Unkeyed (see deliverJobSpec): a parked delivery's old job may still be completing.
-        select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "w.id", endpointId: "w.endpoint_id", trigger: "w.trigger", keyed: false })} from woken w`))}
-        where exists (select 1 from woken)
-      ) added)::int as enqueued`)) as {
-    ids: string[];
-    enqueued: number;
-  }[];
+  const [row] = (await run(WAKE_PARKED(input))) as { ids: string[]; enqueued: number }[];
   return row?.ids ?? [];
-}
-
-/**
- * Is anything parked at this endpoint? One probe of parked_deliveries, which the triggers keep in the
- * transaction that parks or unparks (db/schema/deliveries.ts): asked after every claim and finish, mostly of
- * endpoints with nothing parked, and on `deliveries` it probed the parked index of every week's partition.
- */
-export function anyParked(endpointId: string | SQL): SQL {
-  return sql`exists (select 1 from parked_deliveries pk where pk.endpoint_id = ${endpointId})`;
 }
 
 /** What wakeNeededMany saw after a commit, at one endpoint. */
@@ -187,7 +121,13 @@ export function takeLook(looks: Map<string, ParkedLook>, endpointId: string): Pa
 /** How many of an organization's waiting endpoints one look hands on to, at most. */
 const ORG_WAITING_PER_LOOK = 10;
 
-/** After a commit: is anything parked at these endpoints (or behind their organizations' caps), with a free slot for it? */
+/**
+ * After a commit: is anything parked at these endpoints (or behind their organizations' caps), with a free slot
+ * for it? "Anything parked" is one probe of parked_deliveries, which the triggers keep in the transaction that
+ * parks or unparks (db/schema/deliveries.ts): asked after every claim and finish, mostly of endpoints with
+ * nothing parked, and on `deliveries` it probed the parked index of every week's partition. Attempts in flight
+ * are summed as the claim sums them (sql/park-early-then-lock.ts).
+ */
 export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]; caps: SlotCaps }): Promise<Map<string, ParkedLook>> {
   const { endpointConcurrency, orgConcurrency } = input.caps;
   const rows = (await run(sql`
@@ -195,7 +135,7 @@ export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]
       select x.id, ep.organization_id, ep.paused, look.parked
       from json_array_elements_text(${JSON.stringify(input.endpointIds)}::text::json) x(id)
       -- offset 0: the look runs once per endpoint, not once per mention of "parked"
-      cross join lateral (select ${anyParked(sql`x.id`)} as parked offset 0) look
+      cross join lateral (select exists (select 1 from parked_deliveries pk where pk.endpoint_id = x.id) as parked offset 0) look
       join endpoints ep on ep.id = x.id
     ),
     -- Organizations with endpoints waiting for their slots: usually none.
@@ -207,7 +147,8 @@ export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]
     org_free as materialized (
       select o.organization_id
       from (select organization_id from e where e.parked union select organization_id from waiting_orgs) o
-      where ${sql.raw(orgInFlightSql("o.organization_id"))} < ${orgConcurrency}::int
+      where (select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id
+        where oe.organization_id = o.organization_id) < ${orgConcurrency}::int
     ),
     waiting as materialized (
       select f.organization_id, array(
@@ -216,13 +157,14 @@ export async function wakeNeededMany(run: Runner, input: { endpointIds: string[]
           select w.endpoint_id, w.since from org_waiting_endpoints w join endpoints we on we.id = w.endpoint_id
           where w.organization_id = f.organization_id and not we.paused offset 0
         ) c
-        where ${sql.raw(endpointInFlightSql("c.endpoint_id"))} < ${endpointConcurrency}::int and ${anyParked(sql`c.endpoint_id`)}
+        where (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = c.endpoint_id) < ${endpointConcurrency}::int
+          and exists (select 1 from parked_deliveries pk where pk.endpoint_id = c.endpoint_id)
         order by c.since limit ${ORG_WAITING_PER_LOOK}) as endpoint_ids
       from org_free f where f.organization_id in (select organization_id from waiting_orgs)
     )
     select e.id as endpoint_id, e.organization_id, e.parked,
       case when e.parked
-        then not e.paused and ${sql.raw(endpointInFlightSql("e.id"))} < ${endpointConcurrency}::int
+        then not e.paused and (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = e.id) < ${endpointConcurrency}::int
           and e.organization_id in (select organization_id from org_free)
         else false end as needed,
       coalesce((select array_remove(w.endpoint_ids, e.id) from waiting w where w.organization_id = e.organization_id), '{}') as org_waiting

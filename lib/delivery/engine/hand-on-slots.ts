@@ -3,9 +3,8 @@
 // and the other free slots wake parked deliveries as jobs of their own. Called after a claim or a
 // finish has committed, when its look (endpoint-slots.ts) saw both.
 import type postgres from "postgres";
-import { fromFloor } from "@/lib/storage/batch-id-range";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
-import { claimResults, claimStatements } from "./claim-statements";
+import { claimResults, claimStatements } from "./claim-delivery";
 import type { ClaimResult, ClaimRow } from "./claimed-attempt";
 import { lockEndpointSlots, rawRunner, wakeParkedDeliveries, type ParkedLook } from "./endpoint-slots";
 import { pipelinedTransaction } from "./pipelined-transaction";
@@ -21,14 +20,14 @@ export interface HandOn {
 export async function handOnSlots(sql: postgres.Sql, input: HandOn): Promise<{ next: ClaimResult | null; woken: string[] }> {
   const { endpointId, takeFor, settings } = input;
   const take = takeFor ? [{ deliveryId: null, endpointId, jobId: takeFor, trigger: "auto" as const }] : [];
-  // Both pick the oldest parked deliveries, from the organization's floor on (claim-statements.ts).
+  // Both pick the oldest parked deliveries, from the organization's floor on (sql/claim.ts, sql/wake-parked.ts).
   const floor = await floorOfEndpoints(sql, [endpointId]);
   const { results } = await pipelinedTransaction<[unknown, unknown, (ClaimRow & { ord: number })[] | null, string[]]>(sql, (tx) => {
     // Each statement is sent as it is made, so in this order (pipelined-transaction.ts).
     const run = rawRunner(tx);
     const durability = tx`set local synchronous_commit = off`.execute(); // see DURABILITY in endpoint-slots.ts
     // A claim takes the organization's lock, then the endpoint's (endpoint-slots.ts); waking needs the endpoint's.
-    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings, fromFloor(floor)) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
+    const [locked, claimed] = take.length > 0 ? claimStatements(tx, take, settings, { kind: "from", floor }) : [lockEndpointSlots(run, endpointId), Promise.resolve(null)];
     return [durability, locked, claimed, wakeParkedDeliveries(run, { endpointId, caps: settings, floor })];
   });
   const [, , claimed, woken] = results;

@@ -17,8 +17,7 @@ import { leavesOf } from "@/test/counting-reads";
 import { buryDelivery } from "../bury-delivery";
 import { replayDelivery } from "../replay-delivery";
 import { resumeEndpointDeliveries } from "../resume-endpoint-deliveries";
-import { claimDelivery } from "./claim-delivery";
-import { claimIdBounds, claimStatements } from "./claim-statements";
+import { claimDelivery, claimIdBounds, claimStatements } from "./claim-delivery";
 import { drizzleRunner, rawRunner, wakeNeededMany, wakeParkedDeliveries } from "./endpoint-slots";
 import { finishAttempts } from "./finish-attempt";
 import { deliverySettings } from "./settings";
@@ -135,7 +134,7 @@ describe("parked deliveries", () => {
     // A job that takes the oldest parked delivery itself (a chain names none), in the claim's statements: the first
     // in line, across weeks. (Its other parts, joined to a batch naming no id, still read every week.)
     const claimed = await sql.begin(async (tx) => {
-      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { variant: "unranged", bounds: [""], from: "" });
+      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { kind: "from", floor: "" });
       await early;
       return (await claim)[0]?.delivery_id;
     });

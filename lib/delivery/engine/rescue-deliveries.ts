@@ -5,15 +5,16 @@
 // and its wake-up); a pending delivery has no job that can still run (graphile-worker spent the job's
 // own attempts through hours of database trouble, or the job was removed). Each is put right.
 // Normally it finds nothing.
-import { sql as drizzleSql } from "drizzle-orm";
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
-import { hasRunnableJobSql, hasRunnableKeyedJobSql } from "@/lib/queue/queue-tables";
+import { hasRunnableKeyedJobSql } from "@/lib/queue/queue-tables";
 import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
-import { anyParked, lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
+import { lockEndpointSlots, rawRunner, SHARD_MASK, wakeParkedDeliveries } from "./endpoint-slots";
 import { logDelivery } from "@/lib/logging/log-delivery";
 import { deliverySettings } from "./settings";
+import { REQUEUE_ORPHANS } from "./sql/requeue-orphans";
+import { RESCUE_LAPSED } from "./sql/rescue-lapsed";
 import { logger } from "@/lib/logging/logger";
 
 /** A lapsed claim is left this long to its own job's re-run (after a dead worker's jobs are released). */
@@ -24,29 +25,7 @@ const ORPHAN_GRACE_SECONDS = 120;
 export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<{ lapsed: number; orphaned: number; recounted: number; woken: number }> {
   const settings = deliverySettings();
   const lapsed = await sql.begin(async (tx) => {
-    const rows = await tx<{ id: string; endpoint_id: string }[]>`
-      with lost as (
-        select id, endpoint_id, organization_id, attempt_count, updated_at, claimed_by_job from deliveries
-        where status = 'delivering' and lease_expires_at < now() - make_interval(secs => ${LAPSED_GRACE_SECONDS})
-        for update skip locked
-      ),
-      interrupted as (
-        insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
-        select organization_id, id, attempt_count, 'auto', updated_at, 'interrupted: the attempt was lost (its job ended without an outcome)'
-        from lost
-        on conflict (delivery_id, number) do nothing
-      ),
-      released as (
-        update endpoint_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
-        from (
-          select endpoint_id, (hashtext(claimed_by_job) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
-          from lost group by 1, 2
-        ) lost_here
-        where s.endpoint_id = lost_here.endpoint_id and s.shard = lost_here.shard
-      )
-      update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
-      from lost where d.id = lost.id
-      returning d.id, d.endpoint_id`;
+    const rows = await RESCUE_LAPSED(tx, { graceSeconds: LAPSED_GRACE_SECONDS });
     await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
     return rows;
   });
@@ -91,8 +70,9 @@ export async function rescueDeliveries({ sql = getSql() }: { sql?: postgres.Sql 
   // Active endpoints with something parked, one probe of the parked index each: a paused endpoint's
   // backlog is not read.
   let woken = 0;
-  const parked = (await rawRunner(sql)(drizzleSql`
-    select e.id as endpoint_id from endpoints e where not e.paused and ${anyParked(drizzleSql`e.id`)}`)) as { endpoint_id: string }[];
+  const parked = await sql<{ endpoint_id: string }[]>`
+    select e.id as endpoint_id from endpoints e
+    where not e.paused and exists (select 1 from parked_deliveries pk where pk.endpoint_id = e.id)`;
   for (const { endpoint_id: endpointId } of parked) {
     const floor = await floorOfEndpoints(sql, [endpointId]);
     const ids = await sql.begin(async (tx) => {
@@ -158,18 +138,8 @@ export async function requeueOrphans(tx: postgres.TransactionSql, walk: number):
     -- The usual job carries its delivery's key: a probe of the key index clears most candidates.
     select id from walked where overdue and not ${tx.unsafe(hasRunnableKeyedJobSql("walked.id"))}`;
   if (candidates.length === 0) return [];
-  // Left: no job under the key. A re-queued job has none; the jobs are read once, by payload, for those.
-  const rows = await tx<{ id: string; endpoint_id: string }[]>`
-    with orphan as (
-      select d.id from deliveries d
-      where d.id = any(${candidates.map((c) => c.id)}::text[])
-        and d.status = 'pending' and d.parked_at is null
-        and coalesce(d.next_attempt_at, d.updated_at) < now() - make_interval(secs => ${ORPHAN_GRACE_SECONDS})
-        and not ${tx.unsafe(hasRunnableJobSql("d.id"))}
-      for update of d skip locked
-    )
-    update deliveries d set updated_at = now() from orphan where d.id = orphan.id
-    returning d.id, d.endpoint_id`;
+  // Left: no job under the key. A re-queued job has none; REQUEUE_ORPHANS reads the jobs once, by payload, for those.
+  const rows = await REQUEUE_ORPHANS(tx, { ids: candidates.map((c) => c.id), graceSeconds: ORPHAN_GRACE_SECONDS });
   await enqueueRaw(tx, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "auto", unkeyed: true })));
   return rows;
 }

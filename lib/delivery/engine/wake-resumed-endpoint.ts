@@ -3,7 +3,7 @@
 // the caller's transaction under the endpoint's slot lock.
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { anyParked, drizzleRunner, lockEndpointSlots, orgInFlightSql, wakeParkedDeliveries } from "./endpoint-slots";
+import { drizzleRunner, lockEndpointSlots, wakeParkedDeliveries } from "./endpoint-slots";
 import { deliverySettings } from "./settings";
 
 /** `floor`: the organization's delivery id floor (lib/storage/delivery-id-floor.ts). Returns how many were woken. */
@@ -16,8 +16,10 @@ export async function wakeResumedEndpoint(db: DbOrTx, input: { organizationId: s
     insert into org_waiting_endpoints (organization_id, endpoint_id)
     select e.organization_id, e.id from endpoints e
     where e.id = ${input.endpointId} and e.organization_id = ${input.organizationId} and not e.paused
-      and ${sql.raw(orgInFlightSql("e.organization_id"))} >= ${caps.orgConcurrency}::int
-      and ${anyParked(input.endpointId)}
+      -- Its organization's attempts in flight, summed as the claim sums them (sql/park-early-then-lock.ts).
+      and (select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id
+        where oe.organization_id = e.organization_id) >= ${caps.orgConcurrency}::int
+      and exists (select 1 from parked_deliveries pk where pk.endpoint_id = ${input.endpointId})
     on conflict do nothing`);
   return woken.length;
 }
