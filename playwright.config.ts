@@ -27,7 +27,7 @@ export default defineConfig({
     command: `node --import tsx e2e/serve.ts`,
     url: `${baseURL}/api/health`,
     // The specs sign up 14 accounts from this one address (invitation.spec.ts 6 of them); the default limit is 5 an hour.
-    env: { PORT: String(port), APP_URL: baseURL, AUTH_URL: baseURL, INBOX_ALLOW_PRIVATE_DESTINATIONS: "true", AUTH_SIGNUP_ADDRESS_LIMIT: "50" },
+    env: { PORT: String(port), APP_URL: baseURL, AUTH_URL: baseURL, INBOX_ALLOW_PRIVATE_DESTINATIONS: "true", AUTH_SIGNUP_ADDRESS_LIMIT: "50", PASSWORD_HASH_COST: "12" },
     timeout: 240_000,
     reuseExistingServer: false,
     stdout: "pipe",

@@ -188,6 +188,10 @@ export const CONFIG_VARIABLES = {
     doc: "scrypt hashes running at once per web process",
   }),
   PASSWORD_HASH_QUEUE: variable({ group: "auth", type: wholeNumber(1), default: 8, doc: "password hashes that may wait per web process; past that a sign-in is told at once that the server is busy" }),
+  PASSWORD_HASH_COST: variable({
+    group: "auth", type: wholeNumber(12, 17), default: 15,
+    doc: "scrypt's cost for new password hashes, as log₂ N (memory 1 KiB × 2^cost); a stored hash keeps its own. The test suite runs at 12",
+  }),
   PASSWORD_HASH_NICE: variable({ group: "auth", type: wholeNumber(0, 19), default: 10, doc: "scheduling priority of the threads that hash passwords, so a login storm yields the cores to ingest" }),
   AUTH_DATABASE_POOL_SIZE: variable({ group: "auth", type: wholeNumber(1, 10_000), default: 3, doc: "connections per web process for sign-in, sign-up and the throttle, apart from the dashboard's and ingest's" }),
 

@@ -1,22 +1,25 @@
 // Password hashing with scrypt (memory-hard, in node:crypto, so no native dependency).
 import { randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { config } from "@/lib/config/config";
 import { scryptInBackground } from "./password-hasher";
 import { withPasswordHashingSlot } from "./password-slots";
 
 export { PasswordHashingBusyError, passwordHashingIsFull } from "./password-slots";
 
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 32;
 
 /** Every hash takes one of the process's few hashing slots (password-slots.ts; may throw PasswordHashingBusyError) and runs in a low-priority thread (password-hasher.ts). */
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return withPasswordHashingSlot(() => scryptInBackground(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 128 * 1024 * 1024 }));
+  return withPasswordHashingSlot(() => scryptInBackground(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem: 256 * (options.r ?? R) * (options.N ?? 0) }));
 }
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), hash.toString("base64")].join("$");
+  const N = 2 ** config().PASSWORD_HASH_COST;
+  const hash = await scrypt(password, salt, { N, r: R, p: P });
+  return ["scrypt", N, R, P, salt.toString("base64"), hash.toString("base64")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
