@@ -106,8 +106,12 @@ async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string, {
 
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
 async function runPlaywright(env: NodeJS.ProcessEnv) {
+  const started = Date.now();
   const report = path.join(tmp, "playwright.json");
-  const code = await run("npx", ["playwright", "test", "--reporter=list,json"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  const logFile = path.join(tmp, "playwright.log");
+  const code = await run("npx", ["playwright", "test", "--reporter=list,json"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report }, logFile);
+  process.stdout.write(`[test] playwright's output:\n${readFileSync(logFile, "utf8")}`);
+  console.log(`[test] playwright: ${Math.round((Date.now() - started) / 1000)} s`);
   const json = readJson(report);
   if (!json?.stats) return suiteCrashed("playwright", `exit code ${code}, no report`);
   const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = json.stats;
@@ -162,17 +166,20 @@ async function main(): Promise<number> {
   }
   if (vitestArgs.length > 0) await runVitest(env, vitestArgs, "vitest");
   else {
-    // `*.fault.test.ts`: each file starts its own PostgreSQL and `npm start` and breaks something
-    // (kills, outages); they need no DATABASE_URL and are mostly waiting (~3–4 min), so they run beside
-    // the main vitest run (~6 min), their output kept apart and printed when they end. Beside Playwright,
-    // which they used to run with, the browser suite was the last 6 minutes of CI alone.
-    const faults = runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true });
-    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
-    await faults;
-    await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
+    // Three suites at once, each mostly waiting, the output of the two beside vitest kept apart and printed
+    // when they end: `*.fault.test.ts` (each file starts its own PostgreSQL and `npm start` and breaks
+    // something: kills, outages, ~3 min), Playwright (a browser and the product on a database of its own,
+    // ~2 min), and vitest (~3-4 min). One after another they took 7 minutes of a 2-core machine's
+    // clean-clone CI run; at once the machine is busy instead of waiting.
     const playwright = existsSync("playwright.config.ts");
-    if (playwright && built) await runPlaywright(env);
-    else if (playwright) console.error("[test] Playwright skipped: the Next.js build failed");
+    if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
+    const beside = [
+      runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true }),
+      playwright && built ? runPlaywright(env) : Promise.resolve(),
+    ];
+    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
+    await Promise.all(beside);
+    await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
   }
   await cleanUp();
   if (failures.length > 0) console.log(`[test] failed:\n${failures.map((f) => `  ✗ ${f}`).join("\n")}`);
