@@ -32,6 +32,20 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
     on: `"deliveries" using btree ("endpoint_id","pending_since","id") where status in ('pending', 'delivering')`,
     replaces: ["deliveries_endpoint_pending_since_idx", "deliveries_endpoint_open_idx"],
   },
+  // Migration 0036: a destination's parked deliveries in line (the wake, a chain, a claim naming none); the
+  // engine's lanes are destinations. Takes over from deliveries_endpoint_parked_idx (by endpoint).
+  {
+    name: "deliveries_destination_parked_idx",
+    on: `"deliveries" using btree ("destination_id","parked_at","id") where parked_at is not null`,
+    replaces: ["deliveries_endpoint_parked_idx"],
+  },
+  // Migration 0036: a destination's claims (the rescue sweep's lapsed claims and recount). Takes over from
+  // deliveries_endpoint_in_flight_idx (by endpoint).
+  {
+    name: "deliveries_destination_in_flight_idx",
+    on: `"deliveries" using btree ("destination_id","lease_expires_at") where status = 'delivering'`,
+    replaces: ["deliveries_endpoint_in_flight_idx"],
+  },
   // Migration 0016: search q finds an external id whatever its case.
   { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
   // Migration 0020: the bodies not searchable yet, by organization: the indexer's work list, and what a search

@@ -2,6 +2,7 @@
 // Every tenant table carries a NOT NULL organization_id.
 export * from "./schema/tenants";
 export * from "./schema/endpoints";
+export * from "./schema/destinations";
 export * from "./schema/workers";
 export * from "./schema/alerts";
 export * from "./schema/auth";

@@ -11,6 +11,7 @@ import { deliveries, deliveryPayloads, incidents, memberships, users, type Deliv
 import { taskList } from "@/jobs";
 import { checkAlerts } from "@/lib/alerts/check-alerts";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { newId } from "@/lib/ids";
 import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
@@ -67,6 +68,7 @@ export async function insertDelivery(input: {
       id,
       organizationId: input.organizationId,
       endpointId: input.endpointId,
+      destinationId: defaultDestinationId(input.endpointId),
       externalId: `evt_${randomBytes(6).toString("hex")}`,
       status: input.status,
       sizeBytes: 2,

@@ -9,6 +9,7 @@ import { deliveries, deliveryPayloads } from "@/db/schema";
 import { deliverJobSpec, enqueue } from "@/lib/queue/enqueue";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import type { Ctx } from "@/lib/context";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import { deliverySettings, finishAttempt, type ClaimedAttempt } from "@/lib/delivery/engine";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
@@ -44,6 +45,8 @@ export async function createDeliveryFixture(input: DeliveryFixtureInput): Promis
       id,
       organizationId: input.ctx.organizationId,
       endpointId: input.endpointId,
+      // Its endpoint's default destination, as ingest hands it to an endpoint made with destinationUrl.
+      destinationId: defaultDestinationId(input.endpointId),
       externalId: input.externalId ?? `evt_${randomBytes(8).toString("hex")}`,
       eventType: input.eventType === undefined ? "test.event" : input.eventType,
       status: input.status ?? "pending",
@@ -55,7 +58,7 @@ export async function createDeliveryFixture(input: DeliveryFixtureInput): Promis
       deliveryId: id, organizationId: input.ctx.organizationId, headers: input.headers ?? { "content-type": "application/json" }, body,
       searchable: input.searchable ?? false,
     });
-    if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, endpointId: input.endpointId, trigger: "auto" })]);
+    if (input.enqueue !== false) await enqueue(tx, [deliverJobSpec({ deliveryId: id, destinationId: defaultDestinationId(input.endpointId), trigger: "auto" })]);
   });
   return { id, body };
 }
@@ -179,8 +182,8 @@ export async function seedDeliveryHistory(input: { organizationId: string; idPre
                convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
         from generate_series(${from}::int, ${to}::int) g)
       , stored as (
-        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
-        select id, ${organizationId}, 'ep_' || ${idPrefix}, id, 'delivered', octet_length(body), received_at, received_at from src)
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since)
+        select id, ${organizationId}, 'ep_' || ${idPrefix}, ${defaultDestinationId(`ep_${idPrefix}`)}, id, 'delivered', octet_length(body), received_at, received_at from src)
       insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
       select id, ${organizationId}, '{}', body, true from src`;
   }

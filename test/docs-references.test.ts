@@ -78,13 +78,15 @@ const INDEXES_EVER = new Set<string>();
 const made = (name: string) => (INDEXES_NOW.add(name), INDEXES_EVER.add(name));
 const dropped = (name: string) => (INDEXES_NOW.delete(name), INDEXES_EVER.add(name));
 // A table's body is read by a lookahead, so that the constraints inside it are matched too.
+// A renamed constraint (`rename constraint a to b`) is the old one dropped and the new one made.
 const INDEX_STATEMENT = new RegExp(
-  `create (?:unique )?index (?:concurrently )?(?:if not exists )?${NAME}|constraint ${NAME}|create table ${NAME} \\((?=([^;]*?)\\);)` +
+  `rename constraint ${NAME} to ${NAME}|create (?:unique )?index (?:concurrently )?(?:if not exists )?${NAME}|constraint ${NAME}|create table ${NAME} \\((?=([^;]*?)\\);)` +
     `|drop (?:index|constraint) (?:concurrently )?(?:if exists )?((?:"?\\w+"?(?:,\\s*)?)+)`,
   "gi",
 );
 for (const sql of MIGRATIONS) {
-  for (const [, index, constraint, table, columns, drops] of sql.matchAll(INDEX_STATEMENT)) {
+  for (const [, renamedFrom, renamedTo, index, constraint, table, columns, drops] of sql.matchAll(INDEX_STATEMENT)) {
+    if (renamedFrom) (dropped(renamedFrom), made(renamedTo!));
     if (index ?? constraint) made((index ?? constraint)!);
     if (table && /^\s*"?\w+"? [^\n]*primary key/im.test(columns!)) made(`${table}_pkey`);
     for (const name of drops?.split(",") ?? []) dropped(name.trim().replaceAll('"', ""));

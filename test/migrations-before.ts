@@ -60,9 +60,16 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
   await buildOnlineIndexes(sql, onlineIndexes);
 }
 
+/**
+ * db/online-indexes.ts as releases before migration 0036 had it: without 0036's indexes by destination (deliveries
+ * had no destination_id; the ones by endpoint they replace were then the migrations' own).
+ */
+export const onlineIndexesBefore0036 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
+  current.filter((index) => index.name !== "deliveries_destination_parked_idx" && index.name !== "deliveries_destination_in_flight_idx");
+
 /** db/online-indexes.ts as releases before migration 0033 had it: without 0033's index, whose predicate is 0033's function. */
 export const onlineIndexesBefore0033 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
-  current.filter((index) => index.name !== "deliveries_org_off_clock_idx");
+  onlineIndexesBefore0036(current).filter((index) => index.name !== "deliveries_org_off_clock_idx");
 
 /**
  * db/online-indexes.ts as releases before migration 0031 had it: the body's trigram index without the id's time

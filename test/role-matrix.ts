@@ -60,8 +60,9 @@ export async function organizationState(organizationId: string) {
   const [row] = await getSql()`
     select
       (select concat_ws('|', name, retention_days, deleted_at) from organizations where id = ${organizationId}) as organization,
-      (select coalesce(string_agg(concat_ws('|', id, name, destination_url, paused, max_attempts, secret_encrypted, previous_secret_encrypted, outbound_secret_encrypted, updated_at), ',' order by id), '')
-         from endpoints where organization_id = ${organizationId}) as endpoints,
+      -- With each endpoint's default destination, which holds its destinationUrl, paused, maxAttempts and outbound secret.
+      (select coalesce(string_agg(concat_ws('|', e.id, e.name, d.url, d.paused, d.max_attempts, e.secret_encrypted, e.previous_secret_encrypted, d.outbound_secret_encrypted, e.updated_at, d.updated_at), ',' order by e.id), '')
+         from endpoints e join destinations d on d.endpoint_id = e.id and d.is_default where e.organization_id = ${organizationId}) as endpoints,
       (select coalesce(string_agg(concat_ws('|', id, status, updated_at, pending_since, parked_at, next_attempt_at), ',' order by id), '')
          from deliveries where organization_id = ${organizationId}) as deliveries,
       (select coalesce(string_agg(concat_ws('|', id, name, role, revoked_at), ',' order by id), '') from api_keys where organization_id = ${organizationId}) as api_keys,

@@ -183,7 +183,7 @@ async function main() {
           select endpoint_id, 'delivered', date_trunc('minute', delivered_at), count(*) from deliveries
           where delivered_at > now() - interval '25 hours' group by 1, 3`);
         // And parked_deliveries, which its triggers keep (none parked in this seed today; the parked index finds them).
-        await loaders[0]!.unsafe("insert into parked_deliveries (endpoint_id, delivery_id) select endpoint_id, id from deliveries where parked_at is not null");
+        await loaders[0]!.unsafe("insert into parked_deliveries (destination_id, delivery_id) select destination_id, id from deliveries where parked_at is not null");
       } finally {
         await Promise.all(loaders.map((loader) => loader.end()));
       }

@@ -151,10 +151,10 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
       end as body
     ) b
     ), inserted as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes,
                               source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
                               next_attempt_at, delivered_at, updated_at, pending_since)
-      select id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+      select id, organization_id, endpoint_id, 'dst_' || substr(endpoint_id, 4), external_id, event_type, status, size_bytes,
              source_ip, received_at, attempt_count, auto_attempt_count, last_status_code, last_error,
              next_attempt_at, delivered_at, updated_at, pending_since
       from src

@@ -46,8 +46,8 @@ async function seed(sql: postgres.Sql, t: Tenant, fromWeek: number, toWeek: numb
     with src as (
       select g, to_timestamp((${start}::float8 + (g + 0.5) * ${spanMs / count}::float8) / 1000) as at from generate_series(0, ${count - 1}) g
     ), d as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at, updated_at)
-      select inbox_time_ordered_id_floor('dlv', at) || lpad(g::text, 15, '0'), ${t.ctx.organizationId}, ${t.endpointId}, 'evt_' || md5(${t.name} || g),
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes, received_at, updated_at)
+      select inbox_time_ordered_id_floor('dlv', at) || lpad(g::text, 15, '0'), ${t.ctx.organizationId}, ${t.endpointId}, 'dst_' || substr(${t.endpointId}, 4), 'evt_' || md5(${t.name} || g),
         (${EVENT_TYPES}::text[])[1 + g % ${EVENT_TYPES.length}], case when g % 100 = 7 then 'pending' when g % 50 = 3 then 'dead' else 'delivered' end, 80, at, at
       from src returning id, organization_id, received_at
     )

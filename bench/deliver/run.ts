@@ -2,6 +2,7 @@
 // localQueue + completeJobBatchDelay) drains stored deliveries to a local destination that answers
 // 200 at once, and the ack-to-destination latency at idle. Prints its figures; asserts nothing.
 //   npx tsx bench/deliver/run.ts     (BENCH_DELIVERIES=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=<scenario name part>)
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { loadavg } from "node:os";
 import { getSql } from "@/db";
 import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
@@ -52,15 +53,15 @@ async function storeDeliveries(organizationId: string, endpointIds: string[], to
     await getSql().begin(async (tx) => {
       await tx.unsafe(
         `with d as (
-           insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes)
-           select r.id, $2, r.endpoint_id, r.id, 'bench.event', octet_length($3)
+           insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes)
+           select r.id, $2, r.endpoint_id, 'dst_' || substr(r.endpoint_id, 4), r.id, 'bench.event', octet_length($3)
            from json_to_recordset($1::text::json) as r(id text, endpoint_id text)
            returning id, organization_id)
          insert into delivery_payloads (delivery_id, organization_id, headers, body)
          select id, organization_id, '{"content-type":"application/json"}'::jsonb, convert_to($3, 'UTF8') from d`,
         [JSON.stringify(rows), organizationId, BODY],
       );
-      await enqueueRaw(tx, rows.map((r) => deliverJobSpec({ deliveryId: r.id, endpointId: r.endpoint_id, trigger: "auto" })));
+      await enqueueRaw(tx, rows.map((r) => deliverJobSpec({ deliveryId: r.id, destinationId: defaultDestinationId(r.endpoint_id), trigger: "auto" })));
     });
   }
   return ids;
@@ -125,11 +126,11 @@ async function idleLatency(databaseUrl: string, destination: BenchDestination) {
       const id = newId("dlv");
       const arrived = destination.arrivalOf(id);
       await getSql().begin(async (tx) => {
-        await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-          values (${id}, ${org.organizationId}, ${endpoint.id}, ${id}, ${BODY.length})`;
+        await tx`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+          values (${id}, ${org.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, ${id}, ${BODY.length})`;
         await tx`insert into delivery_payloads (delivery_id, organization_id, headers, body)
           values (${id}, ${org.organizationId}, ${tx.json({ "content-type": "application/json" })}, ${Buffer.from(BODY)})`;
-        await enqueueRaw(tx, [deliverJobSpec({ deliveryId: id, endpointId: endpoint.id, trigger: "auto" })]);
+        await enqueueRaw(tx, [deliverJobSpec({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), trigger: "auto" })]);
       });
       const acked = epochNow(); // ingest answers 200 right after this commit
       const { at } = await arrived;

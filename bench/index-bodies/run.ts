@@ -39,8 +39,8 @@ async function storeUnsearchable(tenants: Tenant[]): Promise<void> {
     const owners = ids.map((_, k) => tenants[k % tenants.length]!);
     const bodies = ids.map((id) => BENCH_BODY.make(id, "invoice.paid"));
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes)
-      select id, organization_id, endpoint_id, id, 'invoice.paid', 'delivered', octet_length(body)
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes)
+      select id, organization_id, endpoint_id, 'dst_' || substr(endpoint_id, 4), id, 'invoice.paid', 'delivered', octet_length(body)
       from unnest(${ids}::text[], ${owners.map((o) => o.organizationId)}::text[], ${owners.map((o) => o.endpointId)}::text[], ${bodies}::text[])
         as u(id, organization_id, endpoint_id, body)`;
     await sql`

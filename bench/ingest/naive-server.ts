@@ -27,8 +27,8 @@ export function startNaiveServer(options: { databaseUrl: string; port: number; e
           const inserted = await tx`insert into delivery_keys (endpoint_id, external_id, delivery_id)
             values (${options.endpointId}, ${headers["webhook-id"]!}, ${id}) on conflict (endpoint_id, external_id) do nothing returning delivery_id`;
           if (inserted.length) {
-            await tx`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-              values (${id}, ${options.organizationId}, ${options.endpointId}, ${headers["webhook-id"]!}, ${body.length})`;
+            await tx`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+              values (${id}, ${options.organizationId}, ${options.endpointId}, 'dst_' || substr(${options.endpointId}, 4), ${headers["webhook-id"]!}, ${body.length})`;
             await tx`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${options.organizationId}, ${sql.json(headers)}, ${body})`;
             await tx`select graphile_worker.add_job('deliver', json_build_object('deliveryId', ${id}::text, 'trigger', 'auto'))`;
           }

@@ -75,9 +75,9 @@ runBench("inbox_bench_overview", async ({ database, destination, startProduct })
     for (let from = 0; from < count; from += chunk) {
       // Ids made at their receipt, as ingest makes them (lib/ids.ts): the time, then 15 characters of their own.
       await bench`
-        insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, status, received_at, pending_since, updated_at,
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, status, received_at, pending_since, updated_at,
           parked_at, attempt_count, auto_attempt_count)
-        select inbox_time_ordered_id_floor('dlv', t) || ${tag} || lpad(g::text, ${15 - tag.length}::int, '0'), ${organizationId}, ${endpointId}, ${tag} || '_' || g,
+        select inbox_time_ordered_id_floor('dlv', t) || ${tag} || lpad(g::text, ${15 - tag.length}::int, '0'), ${organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), ${tag} || '_' || g,
           'bench.event', 900, case when ${tag === "down"} then (case when g % 100 = 0 then 'dead' else 'pending' end) else 'delivered' end,
           t, t, now(), case when ${tag === "down"} and g % 100 <> 0 then t end,
           case when g % 3 = 0 or ${tag !== "down"} then 2 else 0 end, case when g % 3 = 0 or ${tag !== "down"} then 2 else 0 end

@@ -10,6 +10,7 @@
 //   npm run bench:parked-pick [BENCH_WEEKS=52 BENCH_RUNS=500 BENCH_ROUNDS=6]
 import postgres from "postgres";
 import { closeDb } from "@/db";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
 import { deliveryIdFloor, refreshDeliveryIdFloors } from "@/lib/storage/delivery-id-floor";
@@ -24,9 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 const pick = (from: string) => `
   select d.id from deliveries d
-  where d.endpoint_id = $1 and d.parked_at is not null
-    and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = $1)
-      and (select max(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = $1)
+  where d.destination_id = $1 and d.parked_at is not null
+    and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = $1)
+      and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = $1)
     and d.id >= $2::text ${fromWeek("d.id", from)}
   order by d.parked_at, d.id limit 1
   for update skip locked`;
@@ -45,9 +46,10 @@ async function measureIn(keptWeeks: number): Promise<Timed[]> {
     await keepPastWeeks(sql, { weeks: keptWeeks, perWeek: 100, floors: "unset" });
     const recent = await createOrganizationFixture("Recent");
     const endpoint = await createEndpoint({ ctx: recent.ctx, input: { name: "parked", provider: "none", destinationUrl: "http://127.0.0.1:9/hook" } });
+    const destinationId = defaultDestinationId(endpoint.id);
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
-      select inbox_time_ordered_id_floor('dlv', now()) || lpad(g::text, 15, '0'), ${recent.organizationId}, ${endpoint.id},
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, parked_at)
+      select inbox_time_ordered_id_floor('dlv', now()) || lpad(g::text, 15, '0'), ${recent.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4),
         'evt_parked_' || g, 'pending', 2, now() + make_interval(secs => g)
       from generate_series(1, 20) g`;
     await refreshDeliveryIdFloors({ sql });
@@ -61,12 +63,12 @@ async function measureIn(keptWeeks: number): Promise<Timed[]> {
     ];
     const floors = ["", floor, floor];
     const texts = [pick(""), pick(""), pick(weekStartOf(floor))];
-    for (let i = 0; i < 10; i++) for (const [v, f] of floors.entries()) await sql.unsafe(texts[v]!, [endpoint.id, f], { prepare: true }); // plans made, partitions loaded
+    for (let i = 0; i < 10; i++) for (const [v, f] of floors.entries()) await sql.unsafe(texts[v]!, [destinationId, f], { prepare: true }); // plans made, partitions loaded
     for (let round = 0; round < ROUNDS; round++) {
       for (const [v, f] of floors.entries()) {
         for (let i = 0; i < RUNS; i++) {
           const start = performance.now();
-          const rows = await sql.unsafe(texts[v]!, [endpoint.id, f], { prepare: true });
+          const rows = await sql.unsafe(texts[v]!, [destinationId, f], { prepare: true });
           variants[v]!.ms.push(performance.now() - start);
           if (rows.length !== 1) throw new Error(`the pick found ${rows.length} deliveries, not 1`);
         }

@@ -181,8 +181,8 @@ runBench("inbox_bench_paused", async ({ database, destination, startProduct }) =
     for (let from = 1; from <= BACKLOG; from += chunk) {
       await bench`
         with d as (
-          insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, received_at, parked_at)
-          select ${BACKLOG_ID_PREFIX} || lpad(g::text, 7, '0'), ${organizationId}, ${endpointId}, 'backlog_' || g, 'backlog.event', 900,
+          insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, received_at, parked_at)
+          select ${BACKLOG_ID_PREFIX} || lpad(g::text, 7, '0'), ${organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), 'backlog_' || g, 'backlog.event', 900,
             now() - interval '1 day' + g * interval '1 ms', now() - interval '1 day' + g * interval '1 ms'
           from generate_series(${from}::int, ${Math.min(BACKLOG, from + chunk - 1)}::int) g
           returning id, organization_id)

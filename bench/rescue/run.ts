@@ -48,9 +48,9 @@ runBench("bench_rescue", async (stage) => {
   const seeding = performance.now();
   for (let from = 1; from <= BACKLOG; from += SEED_CHUNK) {
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since,
         updated_at, next_attempt_at, attempt_count, auto_attempt_count, last_error)
-      select 'dlv_down' || lpad(g::text, 21, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_' || g, 'pending', 900,
+      select 'dlv_down' || lpad(g::text, 21, '0'), ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_' || g, 'pending', 900,
         now() - interval '3 days' + g * interval '200 ms', now() - interval '3 days' + g * interval '200 ms',
         now() - interval '5 minutes', now() + interval '1 hour', 8, 8, 'connect ECONNREFUSED 127.0.0.1:9'
       from generate_series(${from}::int, ${Math.min(BACKLOG, from + SEED_CHUNK - 1)}::int) g`;

@@ -50,9 +50,9 @@ export async function seedSettledDeliveries(
       ))::text, 'UTF8') as body) b
       cross join lateral (select case when n % 40 = 0 then 3 when n % 4 = 0 then 1 else 0 end as k) a
       ), inserted as (
-        insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes,
           received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error)
-        select id, organization_id, endpoint_id, external_id, event_type, status, size_bytes,
+        select id, organization_id, endpoint_id, 'dst_' || substr(endpoint_id, 4), external_id, event_type, status, size_bytes,
           received_at, updated_at, delivered_at, attempt_count, auto_attempt_count, last_status_code, last_error
         from src
       )

@@ -34,8 +34,8 @@ export async function keepPastWeeks(sql: postgres.Sql, { weeks, perWeek, floors 
         select g, date_trunc('week', now()) - make_interval(days => 7 * (1 + g / ${perWeek}::int)) + make_interval(secs => 1 + g % ${perWeek}::int) as at
         from generate_series(0, ${weeks * perWeek - 1}) g
       ), d as (
-        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, updated_at)
-        select inbox_time_ordered_id_floor('dlv', at) || lpad(g::text, 15, '0'), ${keeper.organizationId}, ${endpoint.id}, 'evt_kept_' || g,
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, updated_at)
+        select inbox_time_ordered_id_floor('dlv', at) || lpad(g::text, 15, '0'), ${keeper.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_kept_' || g,
           'delivered', 2, at, at
         from src returning id, organization_id
       )

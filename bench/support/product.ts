@@ -36,13 +36,13 @@ export async function startProduct(options: { databaseUrl: string; port?: number
 }
 
 /**
- * Waits until the worker has delivered everything stored at endpoints that are not paused (so that
+ * Waits until the worker has delivered everything bound for destinations that are not paused (so that
  * a phase starts from a quiet state, or ends once its work is done); false if it gave up.
  */
 export async function untilDelivered(sql: postgres.Sql, timeoutMs = 120_000): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const [{ open }] = await sql<{ open: boolean }[]>`select exists (select 1 from deliveries d join endpoints e on e.id = d.endpoint_id
-      where d.status in ('pending', 'delivering') and not e.paused) as open`;
+    const [{ open }] = await sql<{ open: boolean }[]>`select exists (select 1 from deliveries d join destinations dst on dst.id = d.destination_id
+      where d.status in ('pending', 'delivering') and not dst.paused) as open`;
     if (!open) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

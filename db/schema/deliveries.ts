@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
+import { destinations } from "./destinations";
 import { endpoints } from "./endpoints";
 import { organizations } from "./tenants";
 
@@ -42,6 +43,11 @@ export const deliveries = pgTable(
     // No foreign key to endpoints: deleting an endpoint removes its row at once and its deliveries (and, by
     // cascade, their attempts) in bounded batches afterwards (jobs/purge-endpoint-deliveries.ts).
     endpointId: text().notNull(),
+    /**
+     * The destination it is handed to: the engine's lane (its caps, slots, pause and retries). No foreign key,
+     * like endpoint_id. Migration 0036 gave every delivery made before it its endpoint's default destination.
+     */
+    destinationId: text().notNull(),
     externalId: text().notNull(),
     eventType: text(),
     status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
@@ -81,10 +87,12 @@ export const deliveries = pgTable(
       .where(sql`status in ('pending', 'delivering')`),
     // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
-    // lib/delivery counts an endpoint's attempts in flight (its concurrency cap) and wakes its parked deliveries.
-    index("deliveries_endpoint_in_flight_idx").on(t.endpointId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
-    // Parked deliveries leave in parked_at order; queries order by it so no other index can serve them.
-    index("deliveries_endpoint_parked_idx").on(t.endpointId, t.parkedAt, t.id).where(sql`parked_at is not null`),
+    // The rescue sweep: lapsed claims, and a destination's attempts in flight recounted. Built online
+    // (db/online-indexes.ts), replacing deliveries_endpoint_in_flight_idx (by endpoint).
+    index("deliveries_destination_in_flight_idx").on(t.destinationId, t.leaseExpiresAt).where(sql`status = 'delivering'`),
+    // A destination's parked deliveries leave in parked_at order; queries order by it so no other index can serve
+    // them. Built online (db/online-indexes.ts), replacing deliveries_endpoint_parked_idx (by endpoint).
+    index("deliveries_destination_parked_idx").on(t.destinationId, t.parkedAt, t.id).where(sql`parked_at is not null`),
     // The dashboard's list filters (lib/delivery/list-deliveries.ts), newest first, across an organization's endpoints.
     index("deliveries_org_open_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status in ('pending', 'delivering')`),
     index("deliveries_org_dead_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`status = 'dead'`),
@@ -124,8 +132,8 @@ export const deliveryKeys = pgTable(
 );
 
 /**
- * One row per parked delivery (`parked_at` set), so that "is anything parked at this endpoint?" is one probe of
- * a small table: the worker asks it after every claim and finish (lib/delivery/engine/endpoint-slots.ts
+ * One row per parked delivery (`parked_at` set), so that "is anything parked for this destination?" is one probe of
+ * a small table: the worker asks it after every claim and finish (lib/delivery/engine/destination-slots.ts
  * wakeNeededMany), and on `deliveries` it probed the parked index of every week's partition. Kept by the triggers
  * of db/migrations/0028_parked_deliveries.sql in the transaction that parks or unparks the delivery, so it
  * is always what `deliveries` says; no statement writes it by hand.
@@ -133,10 +141,10 @@ export const deliveryKeys = pgTable(
 export const parkedDeliveries = pgTable(
   "parked_deliveries",
   {
-    endpointId: text().notNull(),
+    destinationId: text().notNull(),
     deliveryId: text().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.endpointId, t.deliveryId] })],
+  (t) => [primaryKey({ columns: [t.destinationId, t.deliveryId] })],
 );
 
 /**
@@ -193,41 +201,41 @@ export const attempts = pgTable(
 );
 
 /**
- * Attempts in flight per endpoint, for its concurrency cap (lib/delivery/engine/endpoint-slots.ts): a
+ * Attempts in flight per destination, for its concurrency cap (lib/delivery/engine/destination-slots.ts): a
  * counter, because counting `delivering` rows walks every recently finished one. Split in shards
- * (by the claiming job) so that the attempts of one busy endpoint do not all queue on one row;
+ * (by the claiming job) so that the attempts of one busy destination do not all queue on one row;
  * small rows, no index to update, so their updates are HOT.
  */
-export const endpointSlots = pgTable(
-  "endpoint_slots",
+export const destinationSlots = pgTable(
+  "destination_slots",
   {
-    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    destinationId: text().notNull().references(() => destinations.id, { onDelete: "cascade" }),
     shard: smallint().notNull(),
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
     inFlight: integer().notNull().default(0),
   },
-  // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its endpoints' rows
-  // summed, found through the endpoints: an index on organization_id would fill with entries of
+  // An organization's attempts in flight (its ORG_DELIVERY_CONCURRENCY cap) are its destinations' rows
+  // summed, found through the destinations: an index on organization_id would fill with entries of
   // these rows' non-HOT updates (the claim in lib/delivery/engine/sql/claim.ts).
-  (t) => [primaryKey({ columns: [t.endpointId, t.shard] })],
+  (t) => [primaryKey({ columns: [t.destinationId, t.shard] })],
 );
 
 /**
- * Endpoints with deliveries parked because their organization was at its cap of attempts in flight
- * (lib/delivery/engine/endpoint-slots.ts). An attempt that ends and frees an organization slot looks here,
- * not at every endpoint of the organization. Rows are added by parking and removed only by the
+ * Destinations with deliveries parked because their organization was at its cap of attempts in flight
+ * (lib/delivery/engine/destination-slots.ts). An attempt that ends and frees an organization slot looks here,
+ * not at every destination of the organization. Rows are added by parking and removed only by the
  * per-minute rescue sweep once nothing is parked there (a park racing that removal is caught by the
  * same sweep's wake-ups a minute later at worst).
  */
-export const orgWaitingEndpoints = pgTable(
-  "org_waiting_endpoints",
+export const orgWaitingDestinations = pgTable(
+  "org_waiting_destinations",
   {
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    // No foreign key: a claim that parks must not fail on an endpoint deleted meanwhile; the sweep removes such rows.
-    endpointId: text().notNull(),
+    // No foreign key: a claim that parks must not fail on a destination deleted meanwhile; the sweep removes such rows.
+    destinationId: text().notNull(),
     since: tstz().notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.endpointId] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.destinationId] })],
 );
 
 /**

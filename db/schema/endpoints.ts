@@ -1,6 +1,6 @@
-// Endpoints (an ingest URL, its provider's secret, its destination) and the requests refused at them.
+// Endpoints (an ingest URL and its provider's secret; where it hands what it stores: destinations.ts) and the requests refused at them.
 // Part of the one schema (db/schema.ts re-exports it).
-import { bigserial, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import type { GenericHmacConfig } from "@/lib/signatures/types";
 import { tstz } from "./columns";
 import { organizations } from "./tenants";
@@ -16,13 +16,7 @@ export const endpoints = pgTable(
     secretEncrypted: text(),
     previousSecretEncrypted: text(),
     previousSecretValidUntil: tstz(),
-    outboundSecretEncrypted: text(),
     genericHmac: jsonb().$type<GenericHmacConfig>(),
-    destinationUrl: text().notNull(),
-    paused: boolean().notNull().default(false),
-    maxAttempts: integer().notNull().default(8),
-    retryBaseSeconds: integer().notNull().default(5),
-    timeoutMs: integer().notNull().default(15_000),
     maxBodyBytes: integer().notNull().default(1_048_576),
     toleranceSeconds: integer().notNull().default(300),
     alertPendingAgeSeconds: integer(),

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import { endpoints } from "@/db/schema";
+import { destinations, endpoints } from "@/db/schema";
 import { withTransaction, type Ctx } from "@/lib/context";
+import { joinDefaultDestination } from "@/lib/destinations/default-destination";
 import { evaluateDeadDeliveries } from "./evaluate-dead-deliveries";
 import { evaluatePendingAge } from "./evaluate-pending-age";
 
@@ -16,11 +17,13 @@ export async function evaluateEndpointAlerts({ ctx, input }: { ctx: Ctx; input: 
       .select({
         id: endpoints.id,
         name: endpoints.name,
-        paused: endpoints.paused,
+        paused: destinations.paused,
         alertPendingAgeSeconds: endpoints.alertPendingAgeSeconds,
         alertEmail: endpoints.alertEmail,
       })
       .from(endpoints)
+      // Its default destination holds the endpoint's `paused` (API.md "Destinations").
+      .innerJoin(destinations, joinDefaultDestination)
       .where(and(eq(endpoints.organizationId, ctx.organizationId), eq(endpoints.id, input.endpointId)));
     if (!endpoint) return; // deleted since the sweep listed it; its incidents went with it
     await evaluatePendingAge({ ctx: tx, input: { endpoint, now: input.now } });

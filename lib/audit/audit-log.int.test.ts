@@ -25,6 +25,7 @@ import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";
 import type { AuditEntryView } from "./list-audit-log";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -224,8 +225,8 @@ describe("every audited change", () => {
   it("records a bulk change spread over several transactions as one entry with the whole count", async () => {
     const endpoint = await createEndpointFixture(acme.ctx, "http://127.0.0.1:9/hook");
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes)
-      select 'dlv_' || lpad(to_hex(n), 25, '0'), ${acme.organizationId}, ${endpoint.id}, 'evt_bulk_' || n, 'bulk.test', 'dead', 2
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes)
+      select 'dlv_' || lpad(to_hex(n), 25, '0'), ${acme.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_bulk_' || n, 'bulk.test', 'dead', 2
       from generate_series(1, 1050) as n`;
     const res = await rest(replayMany.POST, acme.apiKey, "POST", "/api/v1/deliveries/replay", { body: { endpointId: endpoint.id } });
     expect(res).toMatchObject({ status: 202, body: { count: 1050 } });

@@ -75,13 +75,13 @@ export const CONFIG_VARIABLES = {
   }),
 
   // Worker and delivery
-  WORKER_CONCURRENCY: variable({ group: "delivery", type: wholeNumber(1), default: 100, doc: "delivery attempts in flight per worker process (each endpoint still gets at most `DELIVERY_ENDPOINT_CONCURRENCY`)" }),
+  WORKER_CONCURRENCY: variable({ group: "delivery", type: wholeNumber(1), default: 100, doc: "delivery attempts in flight per worker process (each destination still gets at most `DELIVERY_ENDPOINT_CONCURRENCY`)" }),
   WORKER_LOCAL_QUEUE_SIZE: variable({ group: "delivery", type: wholeNumber(1), default: 200, doc: "jobs a worker process fetches and locks ahead in one batch (at least `WORKER_CONCURRENCY`)" }),
   WORKER_SHUTDOWN_TIMEOUT_MS: variable({ group: "delivery", type: milliseconds(1), default: 20_000, doc: "how long SIGTERM waits for in-flight attempts" }),
   WORKER_HEARTBEAT_INTERVAL_MS: variable({ group: "delivery", type: positiveNumber(INT_MAX), default: 5_000, doc: "how often a worker process records its heartbeat" }),
   WORKER_STALE_AFTER_MS: variable({ group: "delivery", type: positiveNumber(INT_MAX), default: 30_000, doc: "a heartbeat older than this means the worker is dead: its jobs are released and `/api/health` says `stale`" }),
   WORKER_RELEASE_INTERVAL_MS: variable({ group: "delivery", type: positiveNumber(INT_MAX), default: 15_000, doc: "how often a worker looks for dead workers' locked jobs" }),
-  DELIVERY_ENDPOINT_CONCURRENCY: variable({ group: "delivery", type: wholeNumber(1), default: 10, doc: "attempts in flight per endpoint, across all workers" }),
+  DELIVERY_ENDPOINT_CONCURRENCY: variable({ group: "delivery", type: wholeNumber(1), default: 10, doc: "attempts in flight per destination (each of an endpoint's destinations has its own), across all workers" }),
   ORG_DELIVERY_CONCURRENCY: variable({
     group: "delivery", type: wholeNumber(1), default: 50,
     doc: "attempts in flight per organization, across all workers, so one organization's slow destinations hold at most this many worker slots; keep it below `WORKER_CONCURRENCY` × workers",

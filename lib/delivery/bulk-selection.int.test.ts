@@ -17,8 +17,8 @@ const TOTAL = 2 * BULK_CHUNK + 345;
 async function deadDeliveries(organizationId: string, endpointId: string, tag: string) {
   // Three deliveries share each received_at: a page boundary falls inside a tie.
   await getSql()`
-    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at)
-    select 'dlv_' || ${tag} || lpad(to_hex(n), 21, '0'), ${organizationId}, ${endpointId}, 'evt_' || ${tag} || n, 'bulk.test', 'dead', 2,
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes, received_at)
+    select 'dlv_' || ${tag} || lpad(to_hex(n), 21, '0'), ${organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), 'evt_' || ${tag} || n, 'bulk.test', 'dead', 2,
            now() - interval '1 hour' + make_interval(secs => n / 3)
     from generate_series(1, ${TOTAL}) as n`;
 }
@@ -31,8 +31,8 @@ describe("a bulk selection is read in pages", () => {
     const { where } = await bulkSelection(acme.ctx, { endpointId: endpoint.id }, []);
     // Received after the selection was made: not part of it.
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at)
-      values ('dlv_zzzzlate00000000000000000', ${acme.organizationId}, ${endpoint.id}, 'evt_late', 'bulk.test', 'dead', 2, now() + interval '1 second')`;
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes, received_at)
+      values ('dlv_zzzzlate00000000000000000', ${acme.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_late', 'bulk.test', 'dead', 2, now() + interval '1 second')`;
 
     const pages: { ids: string[]; last: boolean }[] = [];
     for await (const page of selectionPages(acme.ctx, where)) pages.push(page);

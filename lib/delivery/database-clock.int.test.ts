@@ -2,6 +2,7 @@
 // sweeps and claims compare next_attempt_at and received_at with now(); a worker or web process
 // whose clock is off must not move a retry early or late, or leave fresh deliveries out of a bulk
 // action. Here the test process's clock (Date only; timers run as usual) is an hour off.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -33,7 +34,7 @@ describe("a retry scheduled by a worker whose clock is an hour fast", () => {
   it("is due at the database's now() plus the backoff, and so is its job", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { retryBaseSeconds: 60, maxAttempts: 5 });
     const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
-    const claim = await claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: "7070", trigger: "auto", settings: deliverySettings() });
+    const claim = await claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), jobId: "7070", trigger: "auto", settings: deliverySettings() });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
 
     skewClock(HOUR_MS);

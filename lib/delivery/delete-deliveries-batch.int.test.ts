@@ -24,8 +24,8 @@ beforeAll(async () => {
   endpointId = (await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook")).id;
   await getSql()`
     with d as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-      select 'dlv_batch_' || lpad(n::text, 6, '0'), ${org.organizationId}, ${endpointId}, 'evt_' || n, 'delivered', 2
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+      select 'dlv_batch_' || lpad(n::text, 6, '0'), ${org.organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), 'evt_' || n, 'delivered', 2
       from generate_series(1, ${STORED}::int) n returning id, organization_id, endpoint_id, external_id),
     k as (insert into delivery_keys (endpoint_id, external_id, delivery_id) select endpoint_id, external_id, id from d)
     insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x7b7d' from d`;

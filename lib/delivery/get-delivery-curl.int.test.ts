@@ -80,7 +80,7 @@ describe("the delivery's cURL re-sends exactly what the worker sends", () => {
     const endpoint = await createEndpointFixture(org.ctx, destination.url);
     const delivery = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, body: "plain", headers: { "x-only": "1" }, enqueue: false });
     const byCurl = await runCurl((await getDeliveryCurl({ ctx: org.ctx, input: { id: delivery.id } })).command);
-    expect(Object.keys(byCurl.headers).sort()).toEqual(["content-length", "host", "x-inbox-attempt", "x-inbox-delivery-id", "x-only"]);
+    expect(Object.keys(byCurl.headers).sort()).toEqual(["content-length", "host", "x-inbox-attempt", "x-inbox-delivery-id", "x-inbox-destination-id", "x-only"]);
     expect(byCurl.headers["x-inbox-attempt"]).toBe("1");
   });
 

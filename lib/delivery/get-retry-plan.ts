@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { deliveries, endpoints } from "@/db/schema";
+import { deliveries, destinations } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { retryPlan, type RetryPlan } from "./retry-plan";
@@ -11,12 +11,13 @@ export async function getRetryPlan({ ctx, input }: { ctx: Ctx; input: { id: stri
       status: deliveries.status,
       autoAttemptCount: deliveries.autoAttemptCount,
       nextAttemptAt: deliveries.nextAttemptAt,
-      maxAttempts: endpoints.maxAttempts,
-      retryBaseSeconds: endpoints.retryBaseSeconds,
-      paused: endpoints.paused,
+      maxAttempts: destinations.maxAttempts,
+      retryBaseSeconds: destinations.retryBaseSeconds,
+      paused: destinations.paused,
     })
     .from(deliveries)
-    .innerJoin(endpoints, eq(endpoints.id, deliveries.endpointId))
+    // Its retries and pause are its destination's (an endpoint's default one unless it has several).
+    .innerJoin(destinations, and(eq(destinations.id, deliveries.destinationId), eq(destinations.organizationId, deliveries.organizationId)))
     .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)))
     .limit(1);
   if (!row) throw new NotFoundError("Delivery");

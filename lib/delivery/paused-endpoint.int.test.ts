@@ -2,6 +2,7 @@
 // without a job; a resume drains them oldest first at the endpoint's cap, beside other endpoints'
 // traffic; and a resume racing ingest strands nothing. Real ingest route, real graphile-worker in
 // this process, real local destinations.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { afterEach, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
@@ -38,8 +39,8 @@ afterEach(async () => {
   delete process.env.ORG_DELIVERY_CONCURRENCY;
   // Whatever parked and unparked here (ingest, claims, resumes, chains), parked_deliveries says what deliveries says.
   const [apart] = await getSql()<{ n: number }[]>`
-    with rows as (select endpoint_id, id from deliveries where parked_at is not null),
-      mirror as (select endpoint_id, delivery_id as id from parked_deliveries)
+    with rows as (select destination_id, id from deliveries where parked_at is not null),
+      mirror as (select destination_id, delivery_id as id from parked_deliveries)
     select (select count(*) from (table rows except table mirror) x)::int + (select count(*) from (table mirror except table rows) y)::int as n`;
   expect(apart!.n).toBe(0);
 });
@@ -91,7 +92,7 @@ describe("resuming a paused endpoint", () => {
     for (let i = 0; i < 3; i++) later.push(await ingest(endpoint.id));
     // Their jobs run now and park them (the claim statements, as the deliver task runs them).
     const settings = deliverySettings();
-    const claim = (deliveryId: string, jobId: string) => claimDelivery({ deliveryId, endpointId: endpoint.id, jobId, trigger: "auto", settings });
+    const claim = (deliveryId: string, jobId: string) => claimDelivery({ deliveryId, destinationId: defaultDestinationId(endpoint.id), jobId, trigger: "auto", settings });
     expect(await claim(early.id, "9001")).toMatchObject({ verdict: "paused" });
     expect(await claim(alone.id, "9002")).toMatchObject({ verdict: "paused" });
 
@@ -109,8 +110,8 @@ describe("resuming a paused endpoint", () => {
     // Seeded as ingest stores them for a paused endpoint: parked, in order of arrival, no job.
     await getSql()`
       with d as (
-        insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes, received_at, parked_at)
-        select 'dlv_seed' || lpad(g::text, 5, '0'), ${suite.org.organizationId}, ${backlog.id}, 'seed' || g,
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes, received_at, parked_at)
+        select 'dlv_seed' || lpad(g::text, 5, '0'), ${suite.org.organizationId}, ${backlog.id}, 'dst_' || substr(${backlog.id}, 4), 'seed' || g,
           2, now() - interval '1 hour' + g * interval '1 ms', now() - interval '1 hour' + g * interval '1 ms'
         from generate_series(1, ${total}) g
         returning id, organization_id)
@@ -170,8 +171,8 @@ describe("a resume racing ingest strands nothing", () => {
     let resumed: Promise<unknown> | undefined;
     try {
       await blocker`begin`;
-      await blocker`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-          values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'evt_race', 1) returning id, organization_id, endpoint_id, external_id),
+      await blocker`with d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+          values (${newId("dlv")}, ${suite.org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_race', 1) returning id, organization_id, endpoint_id, external_id),
         k as (insert into delivery_keys (endpoint_id, external_id, delivery_id) select endpoint_id, external_id, id from d)
         insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d`;
       ingested = ingest(endpoint.id, "evt_race");

@@ -154,8 +154,8 @@ describe("bulk replay touches exactly what the filter names", () => {
   it("replays thousands in chunks, each with its job", async () => {
     const endpoint = await createEndpointFixture(acme.ctx, "http://127.0.0.1:9/many");
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-      select 'dlv_bulk_' || n, ${acme.organizationId}, ${endpoint.id}, 'evt_' || n, 'dead', 2
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+      select 'dlv_bulk_' || n, ${acme.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_' || n, 'dead', 2
       from generate_series(1, 2500) n`;
     const res = await post(replayMany.POST, acme.apiKey, "/api/v1/deliveries/replay", { body: { endpointId: endpoint.id, status: "dead" } });
     expect(res.body).toEqual({ count: 2500 });

@@ -21,10 +21,10 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
     filter: selection.filter,
     pages: selectionPages(ctx, where),
     change: async (tx, ids) => {
-      const rows = await tx.db.execute<{ id: string; endpoint_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids }));
+      const rows = await tx.db.execute<{ id: string; destination_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids }));
       // Unkeyed (see deliverJobSpec): thousands of keys could lock running jobs' rows; a scheduled
       // retry left beside a replay job finds the delivery settled or already claimed.
-      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "replay", unkeyed: true })));
+      await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, destinationId: row.destination_id, trigger: "replay", unkeyed: true })));
       return rows.length;
     },
   });

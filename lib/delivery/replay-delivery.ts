@@ -15,7 +15,7 @@ import { REPLAY } from "./sql/replay";
  */
 export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<{ id: string; status: "pending" }> {
   const result = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db.execute<{ id: string; endpoint_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids: [input.id] }));
+    const [row] = await tx.db.execute<{ id: string; endpoint_id: string; destination_id: string }>(REPLAY({ organizationId: ctx.organizationId, ids: [input.id] }));
     if (!row) {
       const [existing] = await tx.db
         .select({ status: deliveries.status })
@@ -25,7 +25,7 @@ export async function replayDelivery({ ctx, input }: { ctx: Ctx; input: { id: st
       throw new AttemptInFlightError();
     }
     // Keyed (one delivery's): it replaces a retry's job still waiting.
-    await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, endpointId: row.endpoint_id, trigger: "replay" })]);
+    await enqueue(tx.db, [deliverJobSpec({ deliveryId: row.id, destinationId: row.destination_id, trigger: "replay" })]);
     await recordAudit(tx, { action: "delivery.replayed", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpoint_id } });
     return { id: row.id, status: "pending" as const };
   });

@@ -35,8 +35,8 @@ describe("a bulk replay does not delay fresh deliveries of other endpoints", () 
     const other = await createEndpointFixture(org.ctx, fresh.url);
     await getSql()`
       with d as (
-        insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, attempt_count, auto_attempt_count)
-        select 'dlv_replay_' || n, ${org.organizationId}, ${busy.id}, 'evt_' || n, 'dead', 2, 1, 1
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, attempt_count, auto_attempt_count)
+        select 'dlv_replay_' || n, ${org.organizationId}, ${busy.id}, 'dst_' || substr(${busy.id}, 4), 'evt_' || n, 'dead', 2, 1, 1
         from generate_series(1, ${REPLAYS}) n
         returning id, organization_id)
       insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}'::jsonb, '\\x7b7d'::bytea from d`;
@@ -64,7 +64,7 @@ describe("a bulk replay does not delay fresh deliveries of other endpoints", () 
       from attempts where delivery_id like 'dlv_replay_%'`;
     expect(triggers).toEqual({ replay: REPLAYS, total: REPLAYS });
     expect(replayed.maxInFlight()).toBeLessThanOrEqual(10);
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${busy.id}`;
+    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${busy.id}, 4)`;
     expect(slots!.n).toBe(0);
   }, 90_000);
 });

@@ -36,7 +36,7 @@ describe("replaying a buried delivery whose attempt is still in flight", () => {
     release();
     const delivered = await suite.settled(id, "delivered");
     expect(delivered.attempts.map((attempt) => attempt.statusCode)).toEqual([200]);
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`;
+    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${endpoint.id}, 4)`;
     expect(slots!.n).toBe(0);
 
     // Once nothing is in flight, the replay goes through: a second request, and only then.

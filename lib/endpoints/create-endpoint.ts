@@ -1,8 +1,9 @@
-import { endpoints } from "@/db/schema";
+import { destinations, endpoints } from "@/db/schema";
 import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-confirmation";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { newId } from "@/lib/ids";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { parseInput } from "@/lib/validation";
@@ -10,6 +11,7 @@ import { assertUnderEndpointLimit } from "./assert-under-endpoint-limit";
 import { CreateEndpointInput } from "./endpoint-input";
 import { assertProviderSettings, resolveSecret } from "./endpoint-secrets";
 import { auditedSettings } from "./endpoint-audit-details";
+import { defaultDestinationFields, type EndpointRow } from "./endpoint-row";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
 import { providerSettingsColumn } from "./provider-settings";
 
@@ -29,25 +31,39 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         name: data.name,
         provider: data.provider,
         secretEncrypted: secret ? encryptSecret(secret) : null,
-        outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
         genericHmac: providerSettingsColumn(data.provider, {
           genericHmac: data.genericHmac ?? null,
           verifyTokenEncrypted: data.verifyToken ? encryptSecret(data.verifyToken) : null,
         }),
-        destinationUrl: data.destinationUrl,
-        paused: data.paused,
-        maxAttempts: data.maxAttempts,
-        retryBaseSeconds: data.retryBaseSeconds,
-        timeoutMs: data.timeoutMs,
         maxBodyBytes: data.maxBodyBytes,
         toleranceSeconds: data.toleranceSeconds,
         alertPendingAgeSeconds: data.alertPendingAgeSeconds ?? null,
         alertEmail: data.alertEmail ?? null,
       })
       .returning();
-    if (inserted!.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: inserted!.alertEmail } });
-    await recordAudit(ctx, { action: "endpoint.created", target: { type: "endpoint", id: inserted!.id }, details: auditedSettings(inserted!) });
-    return inserted!;
+    // Its default destination, in the same transaction: the endpoint's destination fields are that one's
+    // (API.md "Destinations"), and its id is the endpoint's (destination-ids.ts).
+    const [destination] = await ctx.db
+      .insert(destinations)
+      .values({
+        id: defaultDestinationId(inserted!.id),
+        organizationId: ctx.organizationId,
+        endpointId: inserted!.id,
+        name: "Default",
+        type: "http",
+        url: data.destinationUrl,
+        isDefault: true,
+        paused: data.paused,
+        maxAttempts: data.maxAttempts,
+        retryBaseSeconds: data.retryBaseSeconds,
+        timeoutMs: data.timeoutMs,
+        outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
+      })
+      .returning();
+    const created: EndpointRow = { ...inserted!, ...defaultDestinationFields(destination!) };
+    if (created.alertEmail) await requestAlertEmailConfirmation({ ctx, input: { email: created.alertEmail } });
+    await recordAudit(ctx, { action: "endpoint.created", target: { type: "endpoint", id: created.id }, details: auditedSettings(created) });
+    return created;
   });
   const view = presentEndpoint(row);
   return generated ? { ...view, secret: secret! } : view;

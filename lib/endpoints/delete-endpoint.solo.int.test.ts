@@ -14,6 +14,7 @@ import { useTestDatabase } from "@/test/db";
 import { startTestWorker, until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { startNextServer, type RunningServer } from "@/test/next-server";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 
 const database = useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -99,8 +100,8 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
       const count = endpoint === big ? BIG : 100;
       await sql`
         with d as (
-          insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes, received_at)
-          select 'dlv_purge_' || ${endpoint.id} || '_' || n, ${acme.organizationId}, ${endpoint.id}, 'evt_' || n, 'order.created',
+          insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes, received_at)
+          select 'dlv_purge_' || ${endpoint.id} || '_' || n, ${acme.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_' || n, 'order.created',
             case when n % 10 = 0 then 'pending' else 'delivered' end, 10, now() - n * interval '10 ms'
           from generate_series(1, ${count}::int) n
           returning id, organization_id)
@@ -187,8 +188,8 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
     });
     expect(new Date(sweep!.run_at).getTime()).toBeGreaterThan(Date.now() + 30_000);
     await sql`
-      with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-        values (${`dlv_purge_${big.id}_late`}, ${acme.organizationId}, ${big.id}, 'evt_late', 2) returning id, organization_id)
+      with d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+        values (${`dlv_purge_${big.id}_late`}, ${acme.organizationId}, ${big.id}, ${defaultDestinationId(big.id)}, 'evt_late', 2) returning id, organization_id)
       insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}'::jsonb, '\\x7b7d'::bytea from d`;
     await sql`update graphile_worker._private_jobs set run_at = now() where id = ${sweep!.id}`;
     await until("the straggler to be swept", async () => (await countRows(big.id)).deliveries === 0, 30_000);

@@ -1,11 +1,9 @@
 // What the audit log says about an endpoint (API.md "Audit log"): its settings as the public endpoint
 // object shows them, never a secret. A secret, outbound secret or verify token only shows up as a
 // field name in `fields` when it changed; its value is never read here.
-import type { endpoints } from "@/db/schema";
+import type { EndpointRow } from "./endpoint-row";
 import { presentEndpoint } from "./present-endpoint";
 import { readProviderSettings } from "./provider-settings";
-
-type EndpointRow = typeof endpoints.$inferSelect;
 
 /** The settings an entry may show: the endpoint object's, minus what is derived or not a setting. */
 export function auditedSettings(row: EndpointRow): Record<string, unknown> {

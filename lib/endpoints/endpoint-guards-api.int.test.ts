@@ -77,9 +77,12 @@ describe("the per-organization endpoint limit", () => {
     delete process.env.ORG_MAX_ENDPOINTS;
     const org = await createOrganizationFixture("Big");
     await getSql()`
-      insert into endpoints (id, organization_id, name, provider, destination_url)
-      select 'ep_bulk_' || ${org.organizationId} || '_' || n, ${org.organizationId}, 'bulk ' || n, 'none', 'http://127.0.0.1:9/'
-      from generate_series(1, 99) n`;
+      with made as (
+        insert into endpoints (id, organization_id, name, provider)
+        select 'ep_bulk_' || ${org.organizationId} || '_' || n, ${org.organizationId}, 'bulk ' || n, 'none'
+        from generate_series(1, 99) n returning id)
+      insert into destinations (id, organization_id, endpoint_id, name, url, is_default)
+      select 'dst_' || substr(id, 4), ${org.organizationId}, id, 'Default', 'http://127.0.0.1:9/', true from made`;
     expect((await create(org.apiKey, "the 100th")).status).toBe(201);
     const over = await create(org.apiKey, "the 101st");
     expect(over.status).toBe(409);

@@ -11,6 +11,7 @@ import { countingReads } from "@/test/counting-reads";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { getEndpointStats } from "./get-endpoint-stats";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -27,8 +28,8 @@ beforeAll(async () => {
 async function store(endpointId: string, status: string, count: number, hoursAgo: number, prefix: string) {
   await getSql().begin(async (tx) => {
     await tx`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, delivered_at)
-      select 'dlv_' || ${prefix} || lpad(g::text, 12, '0'), ${org.organizationId}, ${endpointId}, ${prefix} || g, ${status}, 10,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at, delivered_at)
+      select 'dlv_' || ${prefix} || lpad(g::text, 12, '0'), ${org.organizationId}, ${endpointId}, ${defaultDestinationId(endpointId)}, ${prefix} || g, ${status}, 10,
         now() - make_interval(hours => ${hoursAgo}), now() - make_interval(hours => ${hoursAgo}), now() - make_interval(hours => ${hoursAgo}),
         case when ${status} = 'delivered' then now() - make_interval(hours => ${hoursAgo}) end
       from generate_series(1, ${count}) g`;

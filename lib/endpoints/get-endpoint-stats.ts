@@ -18,8 +18,8 @@ export interface EndpointStats {
  * when none), last-hour traffic, none of them by counting the endpoint's deliveries, however many it holds,
  * waits on or buried. They come from the counters the triggers keep (the view endpoint_delivery_counts, migration
  * 0024: held, delivered, dead), read in the stats' one snapshot with the rest; what is left of what it holds is
- * open, statuses being exactly those four. Of the open ones, those delivering are counted (as many as the
- * endpoint's concurrency cap), and the oldest is the first entry of deliveries_endpoint_waiting_idx. The last
+ * open, statuses being exactly those four. Of the open ones, those delivering are counted (as many as its
+ * destinations' concurrency caps, by deliveries_destination_in_flight_idx), and the oldest is the first entry of deliveries_endpoint_waiting_idx. The last
  * hour's received and delivered are the counter events of the last hour, summed per minute by the roll-up (so
  * "the last hour" is the minutes that began in it: 59 to 60 minutes back) and read as they are for the minute not
  * folded yet; a delivery delivered twice (a replay) counts twice, as in /api/metrics. The endpoint was checked to
@@ -39,7 +39,9 @@ export async function getEndpointStats({ ctx, input }: { ctx: Ctx; input: { id: 
       last_hour.received as "receivedLastHour",
       last_hour.delivered as "deliveredLastHour"
     from
-      (select count(*) from deliveries where endpoint_id = ${endpoint.id} and id >= ${idFloor} and status = 'delivering') delivering,
+      -- Through its destinations: deliveries_destination_in_flight_idx holds only the deliveries in flight.
+      (select count(*) from deliveries where destination_id in (select id from destinations where endpoint_id = ${endpoint.id})
+        and id >= ${idFloor} and status = 'delivering') delivering,
       (select min(pending_since) as pending_since from deliveries where endpoint_id = ${endpoint.id} and id >= ${idFloor} and status in ('pending', 'delivering')) oldest,
       (select coalesce(sum(count) filter (where event = 'received'), 0) as received,
               coalesce(sum(count) filter (where event = 'delivered'), 0) as delivered from (

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb, getSql } from "@/db";
 import { deliveries, rejectedRequests, type DeliveryStatus } from "@/db/schema";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { newId } from "@/lib/ids";
 import { useTestDatabase } from "@/test/db";
 import { countingReads } from "@/test/counting-reads";
@@ -24,7 +25,7 @@ const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
 /** `autoAttemptCount` defaults to `attemptCount` (no replay); a replayed delivery's series starts again at 0. */
 async function insert(organizationId: string, endpointId: string, status: DeliveryStatus, receivedAt: Date, attemptCount = 0, autoAttemptCount = attemptCount) {
   await getDb().insert(deliveries).values({
-    id: newId("dlv"), organizationId, endpointId, externalId: `evt_${randomBytes(6).toString("hex")}`, status,
+    id: newId("dlv"), organizationId, endpointId, destinationId: defaultDestinationId(endpointId), externalId: `evt_${randomBytes(6).toString("hex")}`, status,
     sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt, attemptCount, autoAttemptCount,
   });
 }
@@ -124,8 +125,8 @@ describe("the overview counts receipts from the per-minute counts", () => {
     // 3,000 delivered over the last 20 hours, one every 24 s from the start of now's minute, and one dead now.
     const minute = new Date(Math.floor(NOW.getTime() / 60_000) * 60_000);
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, delivered_at)
-      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_busy_' || g, 'delivered', 2,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at, delivered_at)
+      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_busy_' || g, 'delivered', 2,
         ${minute}::timestamptz - g * interval '24 seconds', ${minute}::timestamptz - g * interval '24 seconds', ${NOW}::timestamptz, ${NOW}::timestamptz
       from generate_series(0, 2999) g`;
     await insert(org.organizationId, endpoint.id, "dead", ago(5), 4);
@@ -154,8 +155,8 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
     // next attempt, one in 100 given up; the rest never tried (a paused endpoint's, or queued).
     const minute = new Date(Math.floor(NOW.getTime() / 60_000) * 60_000);
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, attempt_count, auto_attempt_count)
-      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_down_' || g,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at, attempt_count, auto_attempt_count)
+      select ${newId("dlv")} || lpad(g::text, 5, '0'), ${org.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_down_' || g,
         case when g % 100 = 0 then 'dead' else 'pending' end, 2,
         ${minute}::timestamptz - g * interval '24 seconds', ${minute}::timestamptz - g * interval '24 seconds', ${NOW}::timestamptz,
         case when g % 2 = 0 then 2 else 0 end, case when g % 2 = 0 then 2 else 0 end
@@ -197,7 +198,7 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
       const id = newId("dlv");
       ids.push(id);
       const receivedAt = ago(30 + i * 2111); // across the day, a few in an hour
-      await getDb().insert(deliveries).values({ id, organizationId: org.organizationId, endpointId: endpoint.id, externalId: `evt_${i}`, status: "pending", sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt });
+      await getDb().insert(deliveries).values({ id, organizationId: org.organizationId, endpointId: endpoint.id, destinationId: defaultDestinationId(endpoint.id), externalId: `evt_${i}`, status: "pending", sizeBytes: 2, receivedAt, pendingSince: receivedAt, updatedAt: receivedAt });
     }
     const sql = getSql();
     // The engine's writes, as its statements make them (claimed-attempt.ts, finish-attempt.ts); replays and buries by their own code.
@@ -231,8 +232,8 @@ describe("the overview does not count an endpoint's backlog", () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Down" });
     // Down for two days: received before the 24-hour window, so only the backlog figures could read them.
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at)
-      select 'dlv_down' || lpad(g::text, 21, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_down_' || g, 'pending', 2,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at)
+      select 'dlv_down' || lpad(g::text, 21, '0'), ${org.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_down_' || g, 'pending', 2,
         ${ago(3 * 86_400)}::timestamptz + g * interval '1 second', ${ago(3 * 86_400)}::timestamptz + g * interval '1 second', ${ago(3 * 86_400)}::timestamptz
       from generate_series(1, 3000) g`;
     await getSql()`analyze deliveries`;
@@ -248,8 +249,11 @@ describe("the overview reads its own organization's counters", () => {
     await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Mine" });
     const others = await createOrganizationFixture("Others");
     await getSql()`
-      insert into endpoints (id, organization_id, name, provider, destination_url)
-      select 'ep_other' || g, ${others.organizationId}, 'other ' || g, 'none', 'https://example.com/' from generate_series(1, 300) g`;
+      insert into endpoints (id, organization_id, name, provider)
+      select 'ep_other' || g, ${others.organizationId}, 'other ' || g, 'none' from generate_series(1, 300) g`;
+    await getSql()`
+      insert into destinations (id, organization_id, endpoint_id, name, url, is_default)
+      select 'dst_other' || g, ${others.organizationId}, 'ep_other' || g, 'Default', 'https://example.com/', true from generate_series(1, 300) g`;
     await getSql()`
       insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
       select 'ep_other' || g, ${others.organizationId}, event, 0, 10

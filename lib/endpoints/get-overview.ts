@@ -85,13 +85,15 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const from = new Date(Date.parse(now) - OVERVIEW_HOURS * 3600_000).toISOString();
   const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const backlog = await ctx.db.execute<BacklogRow>(sql`
-    select e.id, e.name, e.provider, e.paused, e.alert_pending_age_seconds as "alertPendingAgeSeconds",
+    select e.id, e.name, e.provider, dst.paused, e.alert_pending_age_seconds as "alertPendingAgeSeconds",
       coalesce(counted.held - counted.delivered - counted.dead, 0) as "pending",
       coalesce(greatest(0, floor(extract(epoch from ${now}::timestamptz - (
         select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.id >= ${idFloor} and d.status in ('pending', 'delivering'))))), 0)
         as "oldestPendingAgeSeconds",
       (select count(*) from rejected_requests r where r.endpoint_id = e.id and r.at > ${from}::timestamptz and r.at <= ${now}::timestamptz) as "refused"
     from endpoints e
+    -- An endpoint's paused is its default destination's (API.md "Destinations").
+    join destinations dst on dst.endpoint_id = e.id and dst.is_default and dst.organization_id = e.organization_id
     -- Summed for these endpoints only: as a plain join (or a lateral the planner flattens) the view was summed
     -- for every organization's endpoints, 50 ms for 5,000 of them; offset 0 keeps it a probe per endpoint.
     left join lateral (select * from endpoint_delivery_counts c where c.endpoint_id = e.id offset 0) counted on true

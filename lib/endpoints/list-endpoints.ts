@@ -1,16 +1,19 @@
 import { and, desc, eq, lt, or } from "drizzle-orm";
-import { endpoints } from "@/db/schema";
+import { destinations, endpoints } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { decodeCursor, encodeCursor, pageLimit } from "@/lib/pagination";
+import { joinDefaultDestination } from "@/lib/destinations/default-destination";
+import { endpointRowColumns } from "./endpoint-row";
 import { presentEndpoint, type EndpointView } from "./present-endpoint";
 
-/** Newest first, cursor-paginated. */
+/** Newest first, cursor-paginated; each with the fields its default destination holds (endpoint-row.ts). */
 export async function listEndpoints({ ctx, input }: { ctx: Ctx; input: { limit?: unknown; cursor?: string | null } }) {
   const limit = pageLimit(input.limit);
   const cursor = decodeCursor(input.cursor, "ep");
   const rows = await ctx.db
-    .select()
+    .select(endpointRowColumns)
     .from(endpoints)
+    .innerJoin(destinations, joinDefaultDestination)
     .where(
       and(
         eq(endpoints.organizationId, ctx.organizationId),

@@ -1,14 +1,12 @@
-import type { endpoints } from "@/db/schema";
 import { config } from "@/lib/config/config";
+import type { EndpointRow } from "./endpoint-row";
 import { readProviderSettings } from "./provider-settings";
-
-type EndpointRow = typeof endpoints.$inferSelect;
 
 export function ingestUrl(endpointId: string): string {
   return `${config().APP_URL}/in/${endpointId}`;
 }
 
-/** The public endpoint object (API.md). Secrets never leave here. */
+/** The public endpoint object (API.md); its destination fields are its default destination's. Secrets never leave here. */
 export function presentEndpoint(row: EndpointRow) {
   return {
     id: row.id,

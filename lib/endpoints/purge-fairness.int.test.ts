@@ -8,6 +8,7 @@ import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint";
 import { useTestDatabase } from "@/test/db";
 import { startTestWorker, until } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 
 useTestDatabase();
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -21,8 +22,8 @@ type Org = Awaited<ReturnType<typeof createOrganizationFixture>>;
 async function endpointWithDeliveries(org: Org, count: number) {
   const endpoint = await createEndpoint({ ctx: org.ctx, input: { name: `ep-${count}-${Math.random()}`, provider: "none", destinationUrl: "http://127.0.0.1:9/" } });
   await getSql()`
-    insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-    select 'dlv_pf_' || ${endpoint.id} || '_' || n, ${org.organizationId}, ${endpoint.id}, 'evt_' || n, 'delivered', 2
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+    select 'dlv_pf_' || ${endpoint.id} || '_' || n, ${org.organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_' || n, 'delivered', 2
     from generate_series(1, ${count}::int) n`;
   return endpoint;
 }

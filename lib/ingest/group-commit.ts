@@ -1,6 +1,6 @@
 // Group commit: deliveries that arrive together are stored by ONE statement — insert the rows and
 // their payloads (headers, body: delivery_payloads), add their jobs with one add_jobs call (none for
-// a paused endpoint's rows: they are stored parked) — and each request is answered only after it commits.
+// a paused destination's rows: they are stored parked) — and each request is answered only after it commits.
 // Every add_job NOTIFYs and Postgres serialises notifying commits on one lock (STACK-NOTES #5), so
 // one commit per batch is what lets durable ingest keep up with Next.js; and one statement is one
 // round trip, which matters because the web server's event loop is busy with HTTP.
@@ -12,6 +12,7 @@ import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { logger } from "@/lib/logging/logger";
 
 export interface NewDelivery {
@@ -55,19 +56,19 @@ export interface GroupCommitOptions {
 const CONNECT_ALLOWANCE_MS = 1_000;
 
 const STORE = `
-  -- The batch's paused endpoints ($2: its endpoint ids). Their deliveries are stored parked (pending,
+  -- The batch's paused destinations ($2: its destination ids). Their deliveries are stored parked (pending,
   -- no job: nothing runs for them until a resume wakes them, oldest parked first). Locked FOR SHARE,
   -- which waits for an uncommitted change of the row and then reads its newest version: a resume
   -- that commits first is seen here, and one that commits later waited for this statement, so its
-  -- wake-up sees these rows parked. Active endpoints are not locked (only rows that pass the filter are).
+  -- wake-up sees these rows parked. Active destinations are not locked (only rows that pass the filter are).
   with held as materialized (
-    select e.id from endpoints e
+    select e.id from destinations e
     where e.id in (select json_array_elements_text($2::text::json)) and e.paused
     order by e.id for share
   ),
   rows as materialized (
-    select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, external_id text,
-         event_type text, headers jsonb, body text, size_bytes int, source_ip text)
+    select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, destination_id text,
+         external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text)
   ),
   keyed as (
     -- The dedupe key first (its own table: deliveries is partitioned, db/schema/deliveries.ts): a repeat of
@@ -79,12 +80,12 @@ const STORE = `
     returning delivery_id
   ),
   inserted as (
-    insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, parked_at)
-    select i.id, i.organization_id, i.endpoint_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, parked_at)
+    select i.id, i.organization_id, i.endpoint_id, i.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
-           case when i.endpoint_id in (select id from held) then clock_timestamp() end
+           case when i.destination_id in (select id from held) then clock_timestamp() end
     from rows i join keyed on keyed.delivery_id = i.id
-    returning id, endpoint_id, parked_at
+    returning id, destination_id, parked_at
   ), payloads as (
     -- The headers and body of the rows inserted, and of no other: a duplicate's payload is the first one's.
     -- In this statement, so that a delivery is never without its payload.
@@ -98,7 +99,7 @@ const STORE = `
     -- delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim
     -- lets only one attempt happen. Not called without a job to add: add_jobs NOTIFYs even for none,
     -- and notifying commits queue on one lock (STACK-NOTES 5).
-    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null`)} as jobs
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null`)} as jobs
     where exists (select 1 from inserted where inserted.parked_at is null)
   )
   select inserted.id from inserted, (select count(*) from enqueued) as forced`;
@@ -229,7 +230,7 @@ export class GroupCommitter {
     batch.forEach((waiting) => waiting.reject(answer));
   }
 
-  /** One statement: the rows, their payloads and their jobs (a paused endpoint's rows parked, without one), committed together. Resolves with the ids it inserted. */
+  /** One statement: the rows, their payloads and their jobs (a paused destination's rows parked, without one), committed together. Resolves with the ids it inserted. */
   private async insert(batch: Waiting[]): Promise<Set<string>> {
     const deadline = Math.min(...batch.map((w) => w.deadline));
     // Send only if the statement is sure to end (commit or be cut off) before anyone is answered 503.
@@ -237,13 +238,13 @@ export class GroupCommitter {
       throw new StoreUnavailableError("The delivery could not be stored in time; nothing was kept. Retry later.");
     }
     const rows = batch.map(({ delivery: d }) => ({
-      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, external_id: d.externalId,
+      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, destination_id: defaultDestinationId(d.endpointId), external_id: d.externalId,
       event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const endpointIds = JSON.stringify([...new Set(batch.map((w) => w.delivery.endpointId))]);
-    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), endpointIds], { prepare: true });
+    const destinationIds = JSON.stringify([...new Set(rows.map((row) => row.destination_id))]);
+    const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), destinationIds], { prepare: true });
     return new Set(result.map((r) => r.id as string));
   }
 

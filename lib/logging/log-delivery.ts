@@ -10,6 +10,7 @@ const quiet = () => config().DELIVERY_LOG === "problems";
 export interface DeliveryLogFields {
   deliveryId: string;
   endpointId?: string;
+  destinationId?: string;
   organizationId?: string;
   jobId?: string;
 }

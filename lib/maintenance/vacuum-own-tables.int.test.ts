@@ -47,8 +47,8 @@ describe("vacuum-own-tables", () => {
     const sql = getSql();
     // 400 settled deliveries, then gone: 400 dead tuples, past 50 + 0.2 × (at most a handful of) live ones.
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-      select 'dlv_vacuum_' || n, ${ctx.organizationId}, ${endpoint.id}, 'evt_vacuum_' || n, 'delivered', 2
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+      select 'dlv_vacuum_' || n, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_vacuum_' || n, 'delivered', 2
       from generate_series(1, 400) n`;
     await sql`delete from deliveries where endpoint_id = ${endpoint.id}`;
     const before = await until("the dead tuples to be counted", async () => {
@@ -96,8 +96,8 @@ describe("vacuum-own-tables", () => {
     // Enough dead tuples that the paced VACUUM runs long enough to be seen running (last_error pads each
     // row as a 300-byte body did before payloads left the row).
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, last_error)
-      select 'dlv_vacuum_cancel_' || n, ${ctx.organizationId}, ${endpoint.id}, 'evt_cancel_' || n, 'delivered', 300, repeat('x', 300)
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, last_error)
+      select 'dlv_vacuum_cancel_' || n, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_cancel_' || n, 'delivered', 300, repeat('x', 300)
       from generate_series(1, 150000) n`;
     await sql`delete from deliveries where endpoint_id = ${endpoint.id}`;
     await until("the dead tuples to be counted", async () => (await stats(DELIVERIES)).n_dead_tup >= 150_000);

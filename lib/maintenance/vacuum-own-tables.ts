@@ -1,6 +1,6 @@
 // Keeps the product's own tables vacuumed and analysed where the server's autovacuum does not: a server
 // run with `autovacuum = off` (this machine's CI server is), or a table with autovacuum_enabled = false.
-// Without it dead tuples pile up in the tables every delivery rewrites (deliveries, endpoint_slots,
+// Without it dead tuples pile up in the tables every delivery rewrites (deliveries, destination_slots,
 // graphile-worker's jobs) and a fresh database's planner has no statistics: bench:e2e saw 1,077
 // sequential scans of deliveries and the parked look as the busiest statement.
 //

@@ -4,7 +4,7 @@
 //              (written by triggers on deliveries when they happen; see lib/metrics/roll-up-delivery-counters.ts);
 //   pending    what an endpoint holds less its delivered and dead (the view endpoint_delivery_counts, from the
 //              same counters), less those delivering;
-//   delivering, oldest pending age   deliveries_endpoint_in_flight_idx (as many as the endpoints' caps) and
+//   delivering, oldest pending age   deliveries_destination_in_flight_idx (as many as the destinations' caps) and
 //              the first entry of deliveries_endpoint_waiting_idx. The age counts from pending_since: the
 //              receipt, or the latest replay (API.md).
 import type postgres from "postgres";
@@ -30,7 +30,8 @@ export async function readDeliveryMetrics({ sql = getSql() }: { sql?: postgres.S
     const endpoints = await tx<{ endpoint_id: string; organization_id: string; open: string; delivering: string; oldest_age: string }[]>`
       select e.id as endpoint_id, e.organization_id,
         coalesce(counted.held - counted.delivered - counted.dead, 0) as open,
-        (select count(*) from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status = 'delivering') as delivering,
+        (select count(*) from deliveries d where d.destination_id in (select dst.id from destinations dst where dst.endpoint_id = e.id)
+          and d.id >= org.delivery_id_floor and d.status = 'delivering') as delivering,
         coalesce(greatest(0, floor(extract(epoch from now() - (
           select min(d.pending_since) from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor
             and d.status in ('pending', 'delivering'))))), 0) as oldest_age

@@ -36,7 +36,8 @@ async function withData(organizationId: string): Promise<Org> {
 }
 
 const stateOf = async (organizationId: string) =>
-  getSql()`select (select string_agg(concat_ws('|', id, name, paused, secret_encrypted, updated_at), ',' order by id) from endpoints where organization_id = ${organizationId}) as endpoints,
+  getSql()`select (select string_agg(concat_ws('|', e.id, e.name, d.paused, e.secret_encrypted, e.updated_at, d.updated_at), ',' order by e.id)
+                    from endpoints e join destinations d on d.endpoint_id = e.id and d.is_default where e.organization_id = ${organizationId}) as endpoints,
                   (select string_agg(concat_ws('|', id, status, updated_at), ',' order by id) from deliveries where organization_id = ${organizationId}) as deliveries,
                   (select concat_ws('|', name, retention_days) from organizations where id = ${organizationId}) as organization`;
 

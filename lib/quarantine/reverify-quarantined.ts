@@ -20,6 +20,7 @@ import { readProviderSettings } from "@/lib/endpoints/provider-settings";
 import { newId } from "@/lib/ids";
 import { storableEventId, storableEventType } from "@/lib/delivery/storable-fields";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { verifySignature } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures";
@@ -137,17 +138,17 @@ async function admit(db: Tx, organizationId: string, endpointId: string, rows: A
       on conflict (endpoint_id, external_id) do nothing
       returning delivery_id
     ), inserted as (
-      insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, size_bytes, source_ip, received_at)
-      select i.id, ${organizationId}, ${endpointId}, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, received_at)
+      select i.id, ${organizationId}, ${endpointId}, ${defaultDestinationId(endpointId)}, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at
       from rows i join keyed on keyed.delivery_id = i.id
-      returning id, endpoint_id
+      returning id, destination_id
     ), payloads as (
       -- Only the rows inserted: a duplicate keeps the payload it was first stored with.
       insert into delivery_payloads (delivery_id, organization_id, headers, body)
       select i.id, ${organizationId}, i.headers, decode(i.body, 'base64')
       from rows i join inserted on inserted.id = i.id
     ), enqueued as (
-      select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", endpointId: "inserted.endpoint_id", trigger: "'auto'", keyed: false })} from inserted`))} as jobs
+      select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted`))} as jobs
     ), gone as (
       delete from quarantined_requests q
       where q.endpoint_id = ${endpointId} and q.organization_id = ${organizationId} and q.seq = any(${`{${seqs.join(",")}}`}::bigint[])

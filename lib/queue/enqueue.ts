@@ -17,8 +17,8 @@ export type DeliverTrigger = ParsedJobPayload<"deliver">["trigger"];
  * 0.17.3 shuts its pool down when a completion fails. A second job for a delivery is harmless: the
  * claim lets only one attempt happen (lib/delivery/engine/claim-delivery.ts).
  */
-export function deliverJobSpec(input: { deliveryId: string; endpointId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
-  const payload = { deliveryId: input.deliveryId, endpointId: input.endpointId, trigger: input.trigger };
+export function deliverJobSpec(input: { deliveryId: string; destinationId: string; trigger: DeliverTrigger; runAt?: Date | null; unkeyed?: boolean }): JobSpec {
+  const payload = { deliveryId: input.deliveryId, destinationId: input.destinationId, trigger: input.trigger };
   return jobSpec("deliver", payload, { runAt: input.runAt, keyed: !input.unkeyed });
 }
 
@@ -37,11 +37,11 @@ export function addJobsSql(specs: string): string {
  * themselves. `runAt`: a timestamp of the database's clock (default: at once); `keyed`: with
  * deliverJobKey (see `unkeyed` above).
  */
-export function deliverJobSpecSql(input: { deliveryId: string; endpointId: string; trigger: string; runAt?: string; keyed: boolean }): string {
-  const spec = deliverJobSpec({ deliveryId: "", endpointId: "", trigger: "auto" });
+export function deliverJobSpecSql(input: { deliveryId: string; destinationId: string; trigger: string; runAt?: string; keyed: boolean }): string {
+  const spec = deliverJobSpec({ deliveryId: "", destinationId: "", trigger: "auto" });
   return `json_build_object(
     'identifier', '${spec.identifier}',
-    'payload', json_build_object('deliveryId', ${input.deliveryId}, 'endpointId', ${input.endpointId}, 'trigger', ${input.trigger}),
+    'payload', json_build_object('deliveryId', ${input.deliveryId}, 'destinationId', ${input.destinationId}, 'trigger', ${input.trigger}),
     'job_key', ${input.keyed ? `'${deliverJobKey("")}' || ${input.deliveryId}` : "null"},
     'run_at', ${input.runAt ?? "null"},
     'priority', case when ${input.trigger} = 'replay' then ${PRIORITY.replay} else ${PRIORITY.fresh} end,

@@ -35,9 +35,9 @@ describe("a job's spec", () => {
   });
 
   it("of a delivery: keyed unless added in bulk, replays behind fresh deliveries", () => {
-    expect(deliverJobSpec({ deliveryId: "dlv_1", endpointId: "ep_1", trigger: "auto" })).toEqual({
-      identifier: "deliver", payload: { deliveryId: "dlv_1", endpointId: "ep_1", trigger: "auto" }, job_key: "deliver:dlv_1", run_at: null, priority: PRIORITY.fresh, max_attempts: 10,
+    expect(deliverJobSpec({ deliveryId: "dlv_1", destinationId: "dst_1", trigger: "auto" })).toEqual({
+      identifier: "deliver", payload: { deliveryId: "dlv_1", destinationId: "dst_1", trigger: "auto" }, job_key: "deliver:dlv_1", run_at: null, priority: PRIORITY.fresh, max_attempts: 10,
     });
-    expect(deliverJobSpec({ deliveryId: "dlv_1", endpointId: "ep_1", trigger: "replay", unkeyed: true })).toMatchObject({ job_key: null, priority: PRIORITY.replay });
+    expect(deliverJobSpec({ deliveryId: "dlv_1", destinationId: "dst_1", trigger: "replay", unkeyed: true })).toMatchObject({ job_key: null, priority: PRIORITY.replay });
   });
 });

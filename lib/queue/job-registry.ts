@@ -49,7 +49,9 @@ export const JOBS = {
   deliver: defineJob({
     payload: z.object({
       deliveryId: id,
-      /** Lets the task take the endpoint's slot lock without a lookup; jobs enqueued before it was added lack it. */
+      /** The delivery's destination (its lane: slot lock, caps, pause). Jobs queued before migration 0036 name their endpoint instead. */
+      destinationId: id.optional(),
+      /** Jobs queued before migration 0036: the endpoint, whose default destination is the delivery's. */
       endpointId: id.optional(),
       trigger: z.enum(["auto", "replay"]).default("auto"),
     }),

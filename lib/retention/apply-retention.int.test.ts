@@ -44,9 +44,9 @@ async function organization(retentionDays: number) {
 async function seed(org: { ctx: Ctx; endpointId: string }, s: Seed): Promise<string[]> {
   const rows = await getSql()<{ id: string }[]>`
     with d as (
-    insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, updated_at,
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, updated_at,
       attempt_count, claimed_by_job, lease_expires_at, parked_at)
-    select 'dlv_' || substr(md5(random()::text || n), 1, 25), ${org.ctx.organizationId}, ${org.endpointId}, 'evt_' || md5(random()::text || n),
+    select 'dlv_' || substr(md5(random()::text || n), 1, 25), ${org.ctx.organizationId}, ${org.endpointId}, 'dst_' || substr(${org.endpointId}, 4), 'evt_' || md5(random()::text || n),
       ${s.status}, 2, now() - ${s.changed}::interval - interval '1 minute', now() - ${s.changed}::interval,
       ${s.attempts ?? 0},
       case when ${s.status === "delivering" || Boolean(s.claimed)} then '4242' end,

@@ -31,8 +31,8 @@ type Org = Awaited<ReturnType<typeof organization>>;
 async function store(org: Org, id: string, status: "pending" | "delivered" | "dead", changed: string) {
   await getSql()`
     with k as (insert into delivery_keys (endpoint_id, external_id, delivery_id) values (${org.endpointId}, ${"evt_" + id}, ${id})),
-    d as (insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, updated_at)
-      values (${id}, ${org.organizationId}, ${org.endpointId}, ${"evt_" + id}, ${status}, 2, now() - ${changed}::interval) returning id, organization_id),
+    d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, updated_at)
+      values (${id}, ${org.organizationId}, ${org.endpointId}, 'dst_' || substr(${org.endpointId}, 4), ${"evt_" + id}, ${status}, 2, now() - ${changed}::interval) returning id, organization_id),
     p as (insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x7b7d' from d)
     insert into attempts (organization_id, delivery_id, number, trigger, started_at, status_code) select organization_id, id, 1, 'auto', now(), 200 from d`;
 }
@@ -101,7 +101,7 @@ describe("retention by whole weeks", () => {
     expect(await counted(long.endpointId)).toMatchObject({ received: 3, removed: 2, no_longer_delivered: 2 });
     // Nothing is lost if an id of a dropped week turns up after all: the default partition takes it.
     const straggler = idInWeek(8, 99);
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes) values (${straggler}, ${short.organizationId}, ${short.endpointId}, 'evt_straggler', 1)`;
+    await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes) values (${straggler}, ${short.organizationId}, ${short.endpointId}, 'dst_' || substr(${short.endpointId}, 4), 'evt_straggler', 1)`;
     expect((await sql`select tableoid::regclass::text as name from deliveries where id = ${straggler}`)[0]!.name).toBe("deliveries_default");
   });
 

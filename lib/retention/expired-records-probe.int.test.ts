@@ -26,8 +26,8 @@ beforeAll(async () => {
     const endpointId = (await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook")).id;
     const prefix = name.slice(0, 1);
     await sql`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, updated_at, pending_since)
-      select 'dlv_' || ${prefix} || lpad(g::text, 24, '0'), ${org.organizationId}, ${endpointId}, 'evt_' || g, 'delivered', 2,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, updated_at, pending_since)
+      select 'dlv_' || ${prefix} || lpad(g::text, 24, '0'), ${org.organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), 'evt_' || g, 'delivered', 2,
              now() - ${age}::interval - g * interval '1 second', now() - ${age}::interval - g * interval '1 second', now()
       from generate_series(1, 20000) g`;
     await sql`

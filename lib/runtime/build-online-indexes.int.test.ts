@@ -15,9 +15,11 @@ let sequence = 0;
 beforeAll(async () => {
   sql = postgres(database.url(), { max: 4, onnotice: () => {} });
   await sql`insert into organizations (id, name) values ('org_online', 'Online')`;
-  await sql`insert into endpoints (id, organization_id, name, provider, destination_url) values ('ep_online', 'org_online', 'Online', 'none', 'http://127.0.0.1:9/')`;
-  await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-    select 'dlv_big_' || g, 'org_online', 'ep_online', 'big_' || g, 'delivered', 200
+  await sql`insert into endpoints (id, organization_id, name, provider) values ('ep_online', 'org_online', 'Online', 'none')`;
+  await sql`insert into destinations (id, organization_id, endpoint_id, name, url, is_default)
+    values ('dst_online', 'org_online', 'ep_online', 'Default', 'http://127.0.0.1:9/', true)`;
+  await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+    select 'dlv_big_' || g, 'org_online', 'ep_online', 'dst_online', 'big_' || g, 'delivered', 200
     from generate_series(1, ${ROWS}) g`;
   await sql`analyze deliveries`;
   // graphile-worker's first job of a task inserts the task's row: done once here, so the in-flight
@@ -31,10 +33,10 @@ afterAll(async () => {
 /** What ingest does: a delivery row and its job in one transaction. */
 async function ingestLike(client: postgres.Sql | postgres.TransactionSql) {
   const id = `dlv_online_${sequence++}`;
-  await client`with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-      values (${id}, 'org_online', 'ep_online', ${id}, 2) returning id, organization_id)
+  await client`with d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+      values (${id}, 'org_online', 'ep_online', 'dst_online', ${id}, 2) returning id, organization_id)
     insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', ${Buffer.from("{}")} from d`;
-  await enqueueRaw(client, [deliverJobSpec({ deliveryId: id, endpointId: "ep_online", trigger: "auto", unkeyed: true })]);
+  await enqueueRaw(client, [deliverJobSpec({ deliveryId: id, destinationId: "dst_online", trigger: "auto", unkeyed: true })]);
 }
 
 /** A connection of its own, with its backend's pid, for watching it from another. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createCtx } from "@/lib/context";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, onlineIndexesBefore0036, useUpgradeDatabase } from "@/test/migrations-before";
 import { overviewHoursFromRows } from "@/test/overview-hours";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { migrateDatabase } from "./migrate";
@@ -20,7 +20,7 @@ describe("migration 0034 (the overview's open, retrying and dead by receipt minu
     const url = await create(); // DATABASE_URL: getOverview uses this database
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0036(ONLINE_INDEXES));
       await sql`insert into organizations (id, name) values ('org_u', 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider, destination_url)
         values ('ep_u_a', 'org_u', 'A', 'none', 'https://example.com/a'), ('ep_u_b', 'org_u', 'B', 'none', 'https://example.com/b')`;

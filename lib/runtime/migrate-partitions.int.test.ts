@@ -7,6 +7,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { createCtx } from "@/lib/context";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { newId } from "@/lib/ids";
 import { GroupCommitter, type NewDelivery } from "@/lib/ingest/group-commit";
@@ -47,9 +48,18 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
         from deliveries, generate_series(1, attempt_count) n`;
       const ctx = createCtx("org_u", { type: "system" });
       // Today's stats read the organization's delivery id floor (0030): lent to the database at 0026 for this
-      // look, as 0030 adds it, and taken back before the migrations run.
+      // look, as 0030 adds it, and taken back before the migrations run. Likewise each endpoint's default destination
+      // and each delivery's destination (0036), which today's endpoint look and in-flight count join.
       await sql`alter table organizations add column delivery_id_floor text not null default ''`;
+      await sql`create table destinations as
+        select 'dst_' || substr(id, 4) as id, organization_id, id as endpoint_id, true as is_default, destination_url as url, paused,
+          max_attempts, retry_base_seconds, timeout_ms, outbound_secret_encrypted
+        from endpoints`;
+      await sql`alter table deliveries add column destination_id text`;
+      await sql`update deliveries set destination_id = 'dst_' || substr(endpoint_id, 4)`;
       const statsBefore = [await getEndpointStats({ ctx, input: { id: "ep_u_a" } }), await getEndpointStats({ ctx, input: { id: "ep_u_b" } })];
+      await sql`alter table deliveries drop column destination_id`;
+      await sql`drop table destinations`;
       await sql`alter table organizations drop column delivery_id_floor`;
       const snapshot = async () => ({
         deliveries: await sql`select * from deliveries order by id`,
@@ -67,27 +77,29 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
 
       await migrateDatabase(url);
 
-      // Every row as it was, all in the legacy partitions.
+      // Every row as it was (and, from 0036, each its endpoint's default destination), all in the legacy partitions.
       const after = await snapshot();
-      expect(after.deliveries.map((row) => ({ ...row }))).toEqual(before.deliveries.map((row) => ({ ...row })));
+      expect(after.deliveries.map((row) => ({ ...row }))).toEqual(before.deliveries.map((row) => ({ ...row, destination_id: defaultDestinationId(row.endpoint_id as string) })));
       expect(after.payloads.map((row) => ({ ...row }))).toEqual(before.payloads.map((row) => ({ ...row })));
       expect(after.attempts.map((row) => ({ ...row }))).toEqual(before.attempts.map((row) => ({ ...row })));
       for (const table of ["deliveries", "delivery_payloads", "attempts"]) {
         const where = await sql`select tableoid::regclass::text as partition, count(*)::int as n from ${sql(table)} group by 1`;
         expect(where.map((row) => ({ ...row })), table).toEqual([{ partition: `${table}_legacy`, n: before[table === "deliveries" ? "deliveries" : table === "attempts" ? "attempts" : "payloads"].length }]);
       }
-      // The parked ones are in parked_deliveries (0028's copy), which the worker's look reads.
-      const parkedBefore = before.deliveries.filter((row) => row.parked_at !== null).map((row) => `${row.endpoint_id} ${row.id}`).sort();
+      // The parked ones are in parked_deliveries (0028's copy; by destination from 0036), which the worker's look reads.
+      const parkedBefore = before.deliveries.filter((row) => row.parked_at !== null).map((row) => `${defaultDestinationId(row.endpoint_id as string)} ${row.id}`).sort();
       expect(parkedBefore.length).toBeGreaterThan(0);
-      expect((await sql<{ k: string }[]>`select endpoint_id || ' ' || delivery_id as k from parked_deliveries`).map((row) => row.k).sort()).toEqual(parkedBefore);
-      // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys';
-      // and the online indexes of later migrations, new.
+      expect((await sql<{ k: string }[]>`select destination_id || ' ' || delivery_id as k from parked_deliveries`).map((row) => row.k).sort()).toEqual(parkedBefore);
+      // The same indexes, kept (same oids) and attached to the parent's, but the dedupe key, now delivery_keys', and
+      // those the online indexes of later migrations replaced (0036's by destination); and those online indexes, new.
       const legacyIndexes = await indexOids("deliveries", "deliveries_legacy");
       const hadOnline = new Set(onlineIndexesBefore0031(ONLINE_INDEXES).map((index) => index.name));
       const addedLater = ONLINE_INDEXES.filter((index) => !hadOnline.has(index.name)).map((index) => index.name);
       expect(addedLater).toContain("deliveries_org_off_clock_idx");
+      const replacedLater = ONLINE_INDEXES.filter((index) => !hadOnline.has(index.name)).flatMap((index) => index.replaces ?? []);
+      expect(replacedLater).toContain("deliveries_endpoint_parked_idx");
       expect(legacyIndexes.filter((index) => !addedLater.includes(index.name)))
-        .toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index"));
+        .toEqual(indexesBefore.filter((index) => index.name !== "deliveries_endpoint_id_external_id_index" && !replacedLater.includes(index.name)));
       const attached = await sql`select count(*)::int as n from pg_inherits h join pg_index i on i.indexrelid = h.inhrelid where i.indrelid = 'deliveries_legacy'::regclass`;
       expect(attached[0]!.n).toBe(legacyIndexes.length);
       const invalid = await sql`select c.relname from pg_index i join pg_class c on c.oid = i.indexrelid where not i.indisvalid`;

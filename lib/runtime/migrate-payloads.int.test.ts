@@ -9,7 +9,9 @@ import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { deliverTask } from "@/jobs/deliver";
 import { createCtx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
-import { deliverJobSpec, enqueueRaw } from "@/lib/queue/enqueue";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
+import { enqueueRaw } from "@/lib/queue/enqueue";
+import { jobSpec } from "@/lib/queue/job-registry";
 import { startDestination, startTestWorker, until } from "@/test/delivery-fixtures";
 import { migrateAsBefore, onlineIndexesBefore0033, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
@@ -79,17 +81,20 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
               ${n === s.attempts && s.status === "delivered" ? 200 : 500}, ${`answer ${n}`}, ${n === s.attempts && s.status === "delivered" ? null : "HTTP 500"})`;
         }
       }
-      // The two waiting deliveries of the live endpoint have their jobs, as ingest and a retry leave them.
-      await enqueueRaw(sql, ["dlv_a_pending", "dlv_a_retrying"].map((id) => deliverJobSpec({ deliveryId: id, endpointId: "ep_u_live", trigger: "auto" })));
+      // The two waiting deliveries of the live endpoint have their jobs, as ingest and a retry left them then:
+      // naming the endpoint (the worker finds its default destination, jobs/deliver.ts).
+      await enqueueRaw(sql, ["dlv_a_pending", "dlv_a_retrying"].map((id) => jobSpec("deliver", { deliveryId: id, endpointId: "ep_u_live", trigger: "auto" })));
 
       const stateBefore = await sql`select * from deliveries order by id`;
       const attemptsBefore = await sql`select * from attempts order by id`;
 
       await migrateDatabase(url);
 
-      // Nothing lost: the state columns as they were, the payloads byte for byte, the attempts untouched.
+      // Nothing lost: the state columns as they were (and, from 0036, each its endpoint's default destination), the
+      // payloads byte for byte, the attempts untouched.
       const stateAfter = await sql`select * from deliveries order by id`;
-      expect(stateAfter.map((row) => ({ ...row }))).toEqual(stateBefore.map(({ headers: _headers, body: _body, ...rest }) => ({ ...rest })));
+      expect(stateAfter.map((row) => ({ ...row }))).toEqual(stateBefore.map(({ headers: _headers, body: _body, ...rest }) =>
+        ({ ...rest, destination_id: defaultDestinationId(rest.endpoint_id as string) })));
       expect((await sql`select * from attempts order by id`).map((row) => ({ ...row }))).toEqual(attemptsBefore.map((row) => ({ ...row })));
       const payloads = await sql<{ delivery_id: string; organization_id: string; headers: Record<string, string>; body: Buffer; searchable: boolean }[]>`
         select delivery_id, organization_id, headers, body, searchable from delivery_payloads order by delivery_id`;

@@ -182,8 +182,8 @@ it("finds, in its place, a delivery whose id was made off the database's clock, 
   const offClock = [timeOrderedIdFloor("dlv", receivedMs - 3 * 3_600_000) + "k00000000000000", `dlv_k${"9".repeat(24)}`];
   const sql = getSql();
   for (const [i, id] of offClock.entries()) {
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since)
-      values (${id}, ${skewed.organizationId}, 'ep_k', ${id}, 'delivered', 20, to_timestamp(${receivedMs + i}::float8 / 1000), now())`;
+    await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since)
+      values (${id}, ${skewed.organizationId}, 'ep_k', 'dst_k', ${id}, 'delivered', 20, to_timestamp(${receivedMs + i}::float8 / 1000), now())`;
     await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
       values (${id}, ${skewed.organizationId}, '{}', convert_to('{"note":"thimble"}', 'UTF8'), true)`;
   }

@@ -10,7 +10,7 @@ import { isId, timeOrderedIdFloor } from "@/lib/ids";
 /**
  * The ids a batch's statement reads: between the least and greatest of the batch's ids ("range"), or, when it
  * names some delivery it cannot give (an endpoint's oldest parked one), from a delivery id floor on ("from"):
- * the least of the batch's organizations' (lib/storage/delivery-id-floor.ts floorOfEndpoints), so it reads the
+ * the least of the batch's organizations' (lib/storage/delivery-id-floor.ts floorOfDestinations), so it reads the
  * weeks from theirs on, not the weeks only another organization keeps. The values are the statement's
  * parameters (idBoundsParams); its text holds their shape (BoundsShape).
  */

@@ -11,6 +11,7 @@ import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { countSelection, bulkSelection } from "@/lib/delivery/bulk-selection";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { getOverview } from "@/lib/endpoints/get-overview";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { timeOrderedIdFloor } from "@/lib/ids";
 import { migrateDatabase } from "@/lib/runtime/migrate";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
@@ -40,8 +41,8 @@ type Org = Awaited<ReturnType<typeof organization>>;
 async function store(org: Org, ids: string[], status: "delivered" | "pending" = "delivered") {
   for (const id of ids) {
     await getSql()`
-      with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, event_type, status, size_bytes)
-        values (${id}, ${org.organizationId}, ${org.endpointId}, ${"evt_" + id}, 'invoice.paid', ${status}, 20) returning id, organization_id)
+      with d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, status, size_bytes)
+        values (${id}, ${org.organizationId}, ${org.endpointId}, ${defaultDestinationId(org.endpointId)}, ${"evt_" + id}, 'invoice.paid', ${status}, 20) returning id, organization_id)
       insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
       select id, organization_id, '{}', convert_to('{"note":"a needle"}', 'UTF8'), true from d`;
   }
@@ -128,7 +129,7 @@ describe("delivery id floors", () => {
     expect(await scansOfWeeks(recent.ctx, keeperOnly, sweep)).toBe(0);
     // The rescue's walk of open deliveries (every minute, every endpoint not paused): the others paused here
     // (the legacy organization's floor is '': its walk reads every week), so only the recent one's is walked.
-    await sql`update endpoints set paused = true where id <> ${recent.endpointId}`;
+    await sql`update destinations set paused = true where endpoint_id <> ${recent.endpointId}`;
     const rescueWalk = () => sql.begin(async (tx) => {
       const names = keeperOnly.map((week) => `deliveries_w${monday(week)}`);
       const scans = async () => Number((await tx<{ n: string }[]>`

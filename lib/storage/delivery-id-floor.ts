@@ -72,47 +72,47 @@ export async function refreshDeliveryIdFloors({ sql = getSql(), now, batchSize =
   }
 }
 
-/** How long the worker goes on using a floor it read (floorOfEndpoints). */
+/** How long the worker goes on using a floor it read (floorOfDestinations). */
 const FLOOR_KEPT_MS = 60_000;
-/** Endpoints whose floor the worker keeps at most: past it, it forgets them all and reads again. */
+/** Destinations whose floor the worker keeps at most: past it, it forgets them all and reads again. */
 const FLOORS_KEPT = 10_000;
-const floorsByEndpoint = new Map<string, { floor: string; readAt: number }>();
+const floorsByDestination = new Map<string, { floor: string; readAt: number }>();
 
 /** A floor JavaScript orders as the database does: '' or a time-ordered delivery id (or its first digits). */
 const ORDERED_FLOOR = /^(dlv_[0-9a-z]*)?$/;
 
 /**
- * The least delivery id floor of the endpoints' organizations, for a hot-path statement that picks deliveries
- * it cannot name beforehand (an endpoint's oldest parked ones): given as a parameter, `d.id >= $floor` is pruned
+ * The least delivery id floor of the destinations' organizations, for a hot-path statement that picks deliveries
+ * it cannot name beforehand (a destination's oldest parked ones): given as a parameter, `d.id >= $floor` is pruned
  * as the worker's generic plan starts, which leaves out the weeks below it; the same bound read from the table
  * inside the statement would be pruned only as it runs, after every week's partition has been opened (PostgreSQL
- * 15). Read once a minute per endpoint. A floor read earlier is never above the floor now, since floors only rise
+ * 15). Read once a minute per destination. A floor read earlier is never above the floor now, since floors only rise
  * (no delivery is made below one: refreshDeliveryIdFloors): it may read more weeks than it needs, never miss a row.
  * '' (every week) when a floor is not one JavaScript can order.
  */
-export async function floorOfEndpoints(sql: postgres.Sql | postgres.ReservedSql, endpointIds: readonly string[]): Promise<string> {
+export async function floorOfDestinations(sql: postgres.Sql | postgres.ReservedSql, destinationIds: readonly string[]): Promise<string> {
   let least: string | undefined;
-  for (const floor of (await floorsOfEndpoints(sql, endpointIds)).values()) if (least === undefined || floor < least) least = floor;
+  for (const floor of (await floorsOfDestinations(sql, destinationIds)).values()) if (least === undefined || floor < least) least = floor;
   return least ?? "";
 }
 
 /**
- * Each endpoint's floor, as floorOfEndpoints reads and keeps them ('' when it is not one JavaScript can order);
- * an endpoint gone meanwhile (it has no deliveries left to pick) is left out.
+ * Each destination's floor, as floorOfDestinations reads and keeps them ('' when it is not one JavaScript can order);
+ * a destination gone meanwhile (it has no deliveries left to pick) is left out.
  */
-export async function floorsOfEndpoints(sql: postgres.Sql | postgres.ReservedSql, endpointIds: readonly string[]): Promise<Map<string, string>> {
+export async function floorsOfDestinations(sql: postgres.Sql | postgres.ReservedSql, destinationIds: readonly string[]): Promise<Map<string, string>> {
   const now = performance.now();
-  const stale = endpointIds.filter((id) => !((floorsByEndpoint.get(id)?.readAt ?? -Infinity) > now - FLOOR_KEPT_MS));
+  const stale = destinationIds.filter((id) => !((floorsByDestination.get(id)?.readAt ?? -Infinity) > now - FLOOR_KEPT_MS));
   if (stale.length > 0) {
     const rows = await sql<{ id: string; floor: string }[]>`
-      select e.id, o.delivery_id_floor as floor from endpoints e join organizations o on o.id = e.organization_id
+      select e.id, o.delivery_id_floor as floor from destinations e join organizations o on o.id = e.organization_id
       where e.id = any(${stale}::text[])`;
-    if (floorsByEndpoint.size + rows.length > FLOORS_KEPT) floorsByEndpoint.clear();
-    for (const row of rows) floorsByEndpoint.set(row.id, { floor: ORDERED_FLOOR.test(row.floor) ? row.floor : "", readAt: now });
+    if (floorsByDestination.size + rows.length > FLOORS_KEPT) floorsByDestination.clear();
+    for (const row of rows) floorsByDestination.set(row.id, { floor: ORDERED_FLOOR.test(row.floor) ? row.floor : "", readAt: now });
   }
   const floors = new Map<string, string>();
-  for (const id of endpointIds) {
-    const kept = floorsByEndpoint.get(id);
+  for (const id of destinationIds) {
+    const kept = floorsByDestination.get(id);
     if (kept) floors.set(id, kept.floor);
   }
   return floors;

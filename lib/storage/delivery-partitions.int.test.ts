@@ -62,8 +62,8 @@ describe("delivery partitions", () => {
     const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
     const sql = getSql();
     const insert = (id: string) => sql`
-      with d as (insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-        values (${id}, ${ctx.organizationId}, ${endpoint.id}, ${id}, 1) returning id, organization_id)
+      with d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+        values (${id}, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), ${id}, 1) returning id, organization_id)
       , p as (insert into delivery_payloads (delivery_id, organization_id, headers, body) select id, organization_id, '{}', '\\x00' from d)
       insert into attempts (organization_id, delivery_id, number, trigger, started_at) select organization_id, id, 1, 'auto', now() from d`;
     const now = newId("dlv");
@@ -86,8 +86,8 @@ describe("delivery partitions", () => {
     const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
     // A delivery of the week in ten weeks, stored while its partitions do not exist yet (the cron stopped).
     const early = idInWeek(10);
-    await getSql()`insert into deliveries (id, organization_id, endpoint_id, external_id, size_bytes)
-      values (${early}, ${ctx.organizationId}, ${endpoint.id}, 'evt_early', 1)`;
+    await getSql()`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes)
+      values (${early}, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_early', 1)`;
     expect(await partitionOf(early)).toBe("deliveries_default");
     await makeDeliveryPartitions(getSql(), 11);
     const made = await partitions("deliveries");
@@ -106,12 +106,12 @@ describe("delivery partitions", () => {
     const sql = getSql();
     // A's expired deliveries in the legacy partition, B's kept ones in this week's: each partition's rows
     // begin at the same ctids, (0,1), (0,2), …
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, updated_at)
-      select 'dlv_0expired' || g, ${a.organizationId}, ${endpointA.id}, 'evt_' || g, 'delivered', 1, now() - interval '400 days'
+    await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, updated_at)
+      select 'dlv_0expired' || g, ${a.organizationId}, ${endpointA.id}, 'dst_' || substr(${endpointA.id}, 4), 'evt_' || g, 'delivered', 1, now() - interval '400 days'
       from generate_series(1, 50) g`;
     const kept = Array.from({ length: 50 }, () => newId("dlv"));
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-      select id, ${b.organizationId}, ${endpointB.id}, id, 'delivered', 1 from unnest(${kept}::text[]) id`;
+    await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+      select id, ${b.organizationId}, ${endpointB.id}, 'dst_' || substr(${endpointB.id}, 4), id, 'delivered', 1 from unnest(${kept}::text[]) id`;
     const [shared] = await sql`select count(*)::int as n from deliveries x join deliveries y on x.ctid = y.ctid
       where x.organization_id = ${a.organizationId} and y.organization_id = ${b.organizationId}`;
     expect(shared!.n).toBeGreaterThanOrEqual(30);

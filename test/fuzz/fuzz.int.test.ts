@@ -114,6 +114,8 @@ async function counts() {
     (select count(*)::int from deliveries) as deliveries, (select count(*)::int from endpoints) as endpoints,
     (select count(*)::int from api_keys) as api_keys, (select count(*)::int from attempts) as attempts,
     (select md5(string_agg(e::text, ',' order by e.id)) from endpoints e) as endpoints_digest,
+    -- An endpoint's destinationUrl, paused, retries and outbound secret are its default destination's.
+    (select md5(string_agg(x::text, ',' order by x.id)) from destinations x) as destinations_digest,
     (select md5(string_agg(o::text, ',' order by o.id)) from organizations o) as organizations_digest,
     (select md5(string_agg(d.id || d.status || d.updated_at::text, ',' order by d.id)) from deliveries d) as deliveries_digest`;
   return row;

@@ -1,5 +1,5 @@
 // One run of the `deliver` job: claim the delivery, POST it to the destination, record the outcome.
-// When the endpoint has deliveries parked behind its concurrency cap, the run then carries on with
+// When the destination has deliveries parked behind its concurrency cap, the run then carries on with
 // them itself (the slot passes straight on, for a bounded while), which is how a backlog drains.
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
@@ -18,7 +18,7 @@ import { deliverySettings, type DeliverySettings } from "./settings";
 
 /**
  * How long one job run may keep passing its slot on to parked deliveries before it lets its worker
- * go back to the queue (where fresh deliveries of other endpoints wait): the rest are woken as
+ * go back to the queue (where fresh deliveries of other destinations wait): the rest are woken as
  * jobs of their own.
  */
 export const CHAIN_LIMIT = { attempts: 200, ms: 2_000 };
@@ -29,7 +29,7 @@ export type AttemptResult =
 
 export async function attemptDelivery(input: {
   deliveryId: string;
-  endpointId?: string;
+  destinationId?: string;
   trigger: DeliverTrigger;
   /** The graphile-worker job id: the claim is held in its name, so its own re-run may take over. */
   jobId: string;
@@ -40,18 +40,18 @@ export async function attemptDelivery(input: {
   settings?: DeliverySettings;
 }): Promise<AttemptResult> {
   const settings = input.settings ?? deliverySettings();
-  const { jobId, endpointId } = input;
-  const own = await claimDelivery({ deliveryId: input.deliveryId, endpointId, jobId, trigger: input.trigger, settings });
+  const { jobId, destinationId } = input;
+  const own = await claimDelivery({ deliveryId: input.deliveryId, destinationId, jobId, trigger: input.trigger, settings });
   if (own.verdict === "paused" || own.verdict === "saturated") {
-    logDelivery({ deliveryId: input.deliveryId, endpointId: own.endpointId ?? endpointId, jobId }, own.verdict === "paused" ? "held: the endpoint is paused" : "parked: the endpoint's attempts in flight are at its cap");
+    logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId ?? destinationId, jobId }, own.verdict === "paused" ? "held: the destination is paused" : "parked: the destination's attempts in flight are at its cap");
   }
   const refusal = own.verdict === "claimed" ? null : own.verdict;
   let claim: ClaimResult = own;
-  if (own.endpointId) {
+  if (own.destinationId) {
     // A free slot and parked deliveries seen after the claim's commit are brought together; a job
     // with no delivery of its own to attempt takes the oldest parked one (perhaps its own) itself.
     const takeFor = own.verdict === "claimed" ? undefined : jobId;
-    const handed = await handOnLooked(getSql(), { endpointId: own.endpointId, look: own.look, takeFor, settings });
+    const handed = await handOnLooked(getSql(), { destinationId: own.destinationId, look: own.look, takeFor, settings });
     if (handed.next?.verdict === "claimed") claim = handed.next;
   }
 
@@ -59,9 +59,9 @@ export async function attemptDelivery(input: {
   let chained = 0;
   const started = Date.now();
   for (;;) {
-    if (claim.verdict !== "claimed" && input.rerun && endpointId) {
+    if (claim.verdict !== "claimed" && input.rerun && destinationId) {
       // A chain this job was running when its worker died: deliveries still claimed in its name.
-      claim = await claimLeftByJob({ endpointId, jobId, settings });
+      claim = await claimLeftByJob({ destinationId, jobId, settings });
     }
     if (claim.verdict !== "claimed") break;
     const chain = chained < CHAIN_LIMIT.attempts && Date.now() - started < CHAIN_LIMIT.ms && !input.signal?.aborted;
@@ -78,15 +78,15 @@ async function attemptOnce(
   attempt: ClaimedAttempt,
   options: { jobId: string; signal?: AbortSignal; settings: DeliverySettings; slot: SlotFate },
 ): Promise<{ outcome: Outcome; settlement: Settlement }> {
-  const about = { deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, organizationId: attempt.organizationId, jobId: options.jobId };
+  const about = { deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, destinationId: attempt.destinationId, organizationId: attempt.organizationId, jobId: options.jobId };
   if (attempt.tookOver) logDelivery(about, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
   try {
     const outboundSecret = attempt.outboundSecretEncrypted ? decryptSecret(attempt.outboundSecretEncrypted) : null;
-    const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: attempt.deliveryId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
+    const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: attempt.deliveryId, destinationId: attempt.destinationId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
     send = await sendToDestination({ url: attempt.destinationUrl, headers, body: attempt.body, timeoutMs: attempt.timeoutMs, signal: options.signal });
   } catch (error) {
-    // The endpoint's outbound secret cannot be read or used: nothing was sent, and retrying will not help.
+    // The destination's outbound secret cannot be read or used: nothing was sent, and retrying will not help.
     send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, durationMs: 0 };
   }
   const outcome = classifyOutcome(send.result);

@@ -1,6 +1,7 @@
 // Claims made together are decided by one statement (CLAIM, sql/claim.ts): an endpoint's free slots go
 // to its claims in order and the rest park, a second job for a delivery finds it in flight, and a
 // paused endpoint holds its deliveries.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -18,11 +19,11 @@ beforeAll(async () => {
   org = await createOrganizationFixture();
 });
 
-const settings = { ...deliverySettings(), endpointConcurrency: 3 };
+const settings = { ...deliverySettings(), destinationConcurrency: 3 };
 const claim = (deliveryId: string, endpointId: string, jobId: string) =>
-  claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings });
+  claimDelivery({ deliveryId, destinationId: defaultDestinationId(endpointId), jobId, trigger: "auto", settings });
 const inFlight = async (endpointId: string) =>
-  (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpointId}`)[0]!.n;
+  (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${endpointId}, 4)`)[0]!.n;
 const stored = async (endpointId: string, n: number) =>
   Promise.all(Array.from({ length: n }, async () => (await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false })).id));
 
@@ -61,7 +62,7 @@ describe("claims made together", () => {
 
   it("hold the deliveries of a paused endpoint", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     const ids = await stored(endpoint.id, 3);
     const claims = await Promise.all(ids.map((id, i) => claim(id, endpoint.id, String(400 + i))));
     expect(claims.map((c) => c.verdict)).toEqual(["paused", "paused", "paused"]);
@@ -80,7 +81,7 @@ describe("claims made together", () => {
     expect(other.verdict).toBe("claimed");
     expect(await inFlight(endpoint.id)).toBe(3);
 
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     expect((await claim(lost!, endpoint.id, "500")).verdict).toBe("paused");
     expect(await inFlight(endpoint.id)).toBe(2);
     const delivery = await getDelivery({ ctx: org.ctx, input: { id: lost! } });

@@ -1,17 +1,17 @@
 // The first half of an attempt: a job's claim of its delivery. Claims made at the same time by a
 // worker's jobs go together (micro-batcher.ts; a lone claim is a batch of one), in one short pipelined
 // transaction of two statements: PARK_EARLY_THEN_LOCK (sql/park-early-then-lock.ts) parks those whose
-// endpoint is paused or looks full and takes the slot locks of the others' organizations and endpoints, then
+// destination is paused or looks full and takes the slot locks of the others' organizations and destinations, then
 // CLAIM (sql/claim.ts) decides every claim. A claimed delivery is `delivering`, with a lease in the job's
-// name; its attempts row is written when the attempt ends. After the commit, one look per endpoint for
-// parked deliveries and free slots (endpoint-slots.ts: no lost wake-up).
+// name; its attempts row is written when the attempt ends. After the commit, one look per destination for
+// parked deliveries and free slots (destination-slots.ts: no lost wake-up).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { batchIdBounds, idBoundsParams, splitOlder, type IdBounds } from "@/lib/storage/batch-id-range";
-import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
+import { floorOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { claimResult, type ClaimResult, type ClaimRow } from "./claimed-attempt";
-import { NOTHING_TO_HAND_ON, ORG_SLOT_LOCK_NAMESPACE, rawRunner, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { NOTHING_TO_HAND_ON, ORG_SLOT_LOCK_NAMESPACE, rawRunner, SLOT_LOCK_NAMESPACE, takeLook, wakeNeededMany, type ParkedLook } from "./destination-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
 import type { DeliverySettings } from "./settings";
@@ -19,9 +19,9 @@ import { CLAIM } from "./sql/claim";
 import { PARK_EARLY_THEN_LOCK } from "./sql/park-early-then-lock";
 
 export interface Claim {
-  /** Null: the endpoint's oldest parked delivery. */
+  /** Null: the destination's oldest parked delivery. */
   deliveryId: string | null;
-  endpointId: string;
+  destinationId: string;
   jobId: string;
   trigger: DeliverTrigger;
 }
@@ -32,7 +32,7 @@ const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its
 
 /** Which weeks the claims' statements read (batchIdBounds): asked before their transaction. */
 export function claimIdBounds(sql: postgres.Sql, claims: Claim[]): Promise<IdBounds> {
-  return batchIdBounds(claims.map((c) => c.deliveryId), () => floorOfEndpoints(sql, [...new Set(claims.map((c) => c.endpointId))]));
+  return batchIdBounds(claims.map((c) => c.deliveryId), () => floorOfDestinations(sql, [...new Set(claims.map((c) => c.destinationId))]));
 }
 
 /**
@@ -45,16 +45,16 @@ export function claimStatements(
   settings: DeliverySettings,
   bounds: IdBounds,
 ): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
-  const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, endpoint_id: c.endpointId, job_id: c.jobId, trigger: c.trigger }));
+  const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, destination_id: c.destinationId, job_id: c.jobId, trigger: c.trigger }));
   return [
     tx.unsafe<EarlyRow[]>(
       PARK_EARLY_THEN_LOCK(bounds),
-      [JSON.stringify(rows), settings.endpointConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE, ...idBoundsParams(bounds)],
+      [JSON.stringify(rows), settings.destinationConcurrency, SLOT_LOCK_NAMESPACE, settings.orgConcurrency, ORG_SLOT_LOCK_NAMESPACE, ...idBoundsParams(bounds)],
       { prepare: true },
     ).execute(),
     tx.unsafe<(ClaimRow & { ord: number })[]>(
       CLAIM(bounds),
-      [JSON.stringify(rows), settings.endpointConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED, ...idBoundsParams(bounds)],
+      [JSON.stringify(rows), settings.destinationConcurrency, settings.leaseMarginMs / 1000, settings.orgConcurrency, INTERRUPTED, ...idBoundsParams(bounds)],
       { prepare: true },
     ).execute(),
   ];
@@ -66,15 +66,15 @@ export function claimResults(claims: Claim[], early: EarlyRow[], decided: (Claim
   const byOrd = new Map(decided.map((row) => [row.ord, row]));
   return claims.map((claim, ord) => {
     const paused = claim.deliveryId === null ? undefined : parkedEarly.get(claim.deliveryId);
-    return paused !== undefined ? { verdict: paused ? "paused" : "saturated" } : claimResult(byOrd.get(ord), claim.endpointId);
+    return paused !== undefined ? { verdict: paused ? "paused" : "saturated" } : claimResult(byOrd.get(ord), claim.destinationId);
   });
 }
 
 /**
- * A claim's result, its delivery's endpoint (null when the delivery is gone), and what the look
- * after the commit saw there (told to the first claim of an endpoint in a batch only).
+ * A claim's result, its delivery's destination (null when the delivery is gone), and what the look
+ * after the commit saw there (told to the first claim of an destination in a batch only).
  */
-export type Claimed = ClaimResult & { endpointId: string | null; look: ParkedLook };
+export type Claimed = ClaimResult & { destinationId: string | null; look: ParkedLook };
 
 /** A batch of claims (claimDelivery's micro-batcher hands them here), each with its result, in order. */
 export async function claimDeliveries(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
@@ -94,21 +94,21 @@ export async function claimDeliveries(sql: postgres.Sql, claims: Claim[], settin
 
 /** Claims of distinct deliveries in one transaction: the claim's statements, then the look after the commit. */
 async function claimTogether(sql: postgres.Sql, claims: Claim[], settings: DeliverySettings): Promise<Claimed[]> {
-  const endpointIds = [...new Set(claims.map((c) => c.endpointId))];
+  const destinationIds = [...new Set(claims.map((c) => c.destinationId))];
   const idBounds = await claimIdBounds(sql, claims);
   const { results, after } = await pipelinedTransaction<[unknown, EarlyRow[], (ClaimRow & { ord: number })[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
-      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in destination-slots.ts
       ...claimStatements(tx, claims, settings, idBounds),
     ],
-    // A claim that parks looks again after its commit: a slot may have freed meanwhile (endpoint-slots.ts).
-    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
+    // A claim that parks looks again after its commit: a slot may have freed meanwhile (destination-slots.ts).
+    (tx) => [wakeNeededMany(rawRunner(tx), { destinationIds, caps: settings })],
   );
   const [looks] = after;
   return claimResults(claims, results[1], results[2]).map((result, i) => {
-    const { endpointId } = claims[i]!;
-    return { ...result, endpointId, look: takeLook(looks, endpointId) };
+    const { destinationId } = claims[i]!;
+    return { ...result, destinationId, look: takeLook(looks, destinationId) };
   });
 }
 
@@ -119,34 +119,34 @@ async function claimTogether(sql: postgres.Sql, claims: Claim[], settings: Deliv
 export async function claimDelivery(input: {
   deliveryId: string;
   /** Known from the job's payload; looked up when missing (jobs enqueued before it was added). */
-  endpointId?: string;
+  destinationId?: string;
   jobId: string;
   trigger: DeliverTrigger;
   settings: DeliverySettings;
 }): Promise<Claimed> {
   const sql = getSql();
   const { deliveryId, jobId, trigger, settings } = input;
-  let endpointId = input.endpointId;
-  if (!endpointId) {
-    const [row] = await sql<{ endpoint_id: string }[]>`select endpoint_id from deliveries where id = ${deliveryId}`;
-    if (!row) return { verdict: "missing", endpointId: null, look: NOTHING_TO_HAND_ON };
-    endpointId = row.endpoint_id;
+  let destinationId = input.destinationId;
+  if (!destinationId) {
+    const [row] = await sql<{ destination_id: string }[]>`select destination_id from deliveries where id = ${deliveryId}`;
+    if (!row) return { verdict: "missing", destinationId: null, look: NOTHING_TO_HAND_ON };
+    destinationId = row.destination_id;
   }
-  const batcher = sharedBatcher(sql, `claim/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
+  const batcher = sharedBatcher(sql, `claim/${settings.destinationConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
     new MicroBatcher((claims: Claim[]) => claimDeliveries(sql, claims, settings), { maxBatch: 100, maxConcurrent: 1 }));
-  return batcher.submit({ deliveryId, endpointId, jobId, trigger });
+  return batcher.submit({ deliveryId, destinationId, jobId, trigger });
 }
 
 /**
- * The oldest delivery at this endpoint still claimed by this job, which an earlier run of it began
+ * The oldest delivery at this destination still claimed by this job, which an earlier run of it began
  * (or reached by a chain) before its worker died: taken over (its lost attempt recorded
  * interrupted), or "missing" when there is none.
  */
-export async function claimLeftByJob(input: { endpointId: string; jobId: string; settings: DeliverySettings }): Promise<Claimed> {
+export async function claimLeftByJob(input: { destinationId: string; jobId: string; settings: DeliverySettings }): Promise<Claimed> {
   const [row] = await getSql()<{ id: string }[]>`
     select id from deliveries
-    where endpoint_id = ${input.endpointId} and status = 'delivering' and claimed_by_job = ${input.jobId}
+    where destination_id = ${input.destinationId} and status = 'delivering' and claimed_by_job = ${input.jobId}
     order by received_at, id limit 1`;
-  if (!row) return { verdict: "missing", endpointId: null, look: NOTHING_TO_HAND_ON };
-  return claimDelivery({ deliveryId: row.id, endpointId: input.endpointId, jobId: input.jobId, trigger: "auto", settings: input.settings });
+  if (!row) return { verdict: "missing", destinationId: null, look: NOTHING_TO_HAND_ON };
+  return claimDelivery({ deliveryId: row.id, destinationId: input.destinationId, jobId: input.jobId, trigger: "auto", settings: input.settings });
 }

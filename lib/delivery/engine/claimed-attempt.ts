@@ -10,6 +10,8 @@ export interface ClaimedAttempt {
   deliveryId: string;
   organizationId: string;
   endpointId: string;
+  /** The destination it is handed to: its lane (x-inbox-destination-id). */
+  destinationId: string;
   /** When the attempt began (the database's clock); its attempts row is written when it ends. */
   startedAt: Date;
   /** 1-based, over the delivery's whole life (x-inbox-attempt). */
@@ -36,6 +38,7 @@ export interface ClaimRow {
   took_over: boolean;
   delivery_id: string;
   organization_id: string | null;
+  endpoint_id: string | null;
   started_at: Date | null;
   attempt_count: number | null;
   auto_attempt_count: number | null;
@@ -50,7 +53,7 @@ export interface ClaimRow {
 }
 
 /** What a claim statement's row means. */
-export function claimResult(row: ClaimRow | undefined, endpointId: string): ClaimResult {
+export function claimResult(row: ClaimRow | undefined, destinationId: string): ClaimResult {
   if (!row) return { verdict: "missing" };
   if (row.verdict !== "claim") return { verdict: row.verdict };
   return {
@@ -58,7 +61,8 @@ export function claimResult(row: ClaimRow | undefined, endpointId: string): Clai
     attempt: {
       deliveryId: row.delivery_id,
       organizationId: row.organization_id!,
-      endpointId,
+      endpointId: row.endpoint_id!,
+      destinationId,
       startedAt: row.started_at!,
       attemptNumber: row.attempt_count!,
       seriesNumber: row.auto_attempt_count!,

@@ -3,7 +3,7 @@ import { STATUS_CODES } from "node:http";
 
 /** How a request to a destination can fail before an HTTP answer arrives. */
 export type SendFailureKind =
-  /** No answer within the endpoint's timeout. */
+  /** No answer within the destination's timeout. */
   | "timeout"
   /** Refused, reset, DNS failure, TLS failure: the network said no. */
   | "connection"

@@ -1,5 +1,6 @@
 // The deliver task against real local destinations, run by a real graphile-worker in this process:
 // SSRF refusals at connect time, paused endpoints, the per-endpoint cap and slot hand-overs.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
@@ -91,7 +92,7 @@ describe("caps attempts in flight per endpoint, without starving other endpoints
     expect(slow.maxInFlight()).toBe(3);
     expect(slow.requests).toHaveLength(24);
     // Every slot taken was given back.
-    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${slowEndpoint.id}`;
+    const [slots] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${slowEndpoint.id}, 4)`;
     expect(slots!.n).toBe(0);
   });
 });
@@ -106,13 +107,13 @@ describe("hands a freed slot straight to the endpoint's oldest parked delivery",
     await getSql()`update deliveries set parked_at = now() - interval '1 second' where id = ${ids[2]!}`;
     const settings = deliverySettings();
     // Job 5150 claims the first, and its finish hands the slot to the oldest parked one...
-    const claim = await claimDelivery({ deliveryId: ids[0]!, endpointId: endpoint.id, jobId: "5150", trigger: "auto", settings });
+    const claim = await claimDelivery({ deliveryId: ids[0]!, destinationId: defaultDestinationId(endpoint.id), jobId: "5150", trigger: "auto", settings });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
     const settlement = await finishDelivered(claim.attempt, "5150");
     expect(settlement.next).toMatchObject({ verdict: "claimed", attempt: { deliveryId: ids[1] } });
     expect((await read(ids[1]!)).status).toBe("delivering");
     // ...then the worker dies. The same job, run again, finds its own delivery done and takes over the chain.
-    const result = await attemptDelivery({ deliveryId: ids[0]!, endpointId: endpoint.id, trigger: "auto", jobId: "5150", rerun: true });
+    const result = await attemptDelivery({ deliveryId: ids[0]!, destinationId: defaultDestinationId(endpoint.id), trigger: "auto", jobId: "5150", rerun: true });
     expect(result.attempted).toBe(true);
     const taken = await read(ids[1]!);
     expect(taken.status).toBe("delivered");

@@ -1,6 +1,7 @@
 // Attempts that end together are recorded by one statement (finish-attempt.ts): each delivery moves,
 // each attempt is recorded, each slot is freed, and a buried, deleted or unstorable one affects
 // only itself.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 async function claimed(endpointId: string, jobId: string): Promise<ClaimedAttempt> {
   const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false });
-  const claim = await claimDelivery({ deliveryId: id, endpointId, jobId, trigger: "auto", settings: deliverySettings() });
+  const claim = await claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpointId), jobId, trigger: "auto", settings: deliverySettings() });
   if (claim.verdict !== "claimed") throw new Error(`expected a claim, got ${claim.verdict}`);
   return claim.attempt;
 }
@@ -43,7 +44,7 @@ function finish(attempt: ClaimedAttempt, jobId: string, statusCode: number, resp
 }
 
 const inFlight = async (endpointId: string) =>
-  (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpointId}`)[0]!.n;
+  (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${endpointId}, 4)`)[0]!.n;
 
 describe("attempts that end together", () => {
   it("each move their delivery, record their attempt and free their slot", async () => {
@@ -106,7 +107,7 @@ describe("attempts of deliveries weeks apart", () => {
       [idInWeek(3, 1), idInWeek(0, 1), idInWeek(1, 1), idInWeek(3, 2)].map((id) => createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false, id })),
     );
     const claims = await Promise.all(
-      stored.map(({ id }, i) => claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: String(3000 + i), trigger: "auto", settings: deliverySettings() })),
+      stored.map(({ id }, i) => claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), jobId: String(3000 + i), trigger: "auto", settings: deliverySettings() })),
     );
     const attempts = claims.map((c) => {
       if (c.verdict !== "claimed") throw new Error(`expected a claim, got ${c.verdict}`);
@@ -122,9 +123,9 @@ describe("attempts of deliveries weeks apart", () => {
 });
 
 describe("attempts that end together and pass their slots on", () => {
-  const capped = { ...deliverySettings(), endpointConcurrency: 3 };
+  const capped = { ...deliverySettings(), destinationConcurrency: 3 };
   const claimCapped = (deliveryId: string, endpointId: string, jobId: string) =>
-    claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings: capped });
+    claimDelivery({ deliveryId, destinationId: defaultDestinationId(endpointId), jobId, trigger: "auto", settings: capped });
   const passOn = (attempt: ClaimedAttempt, jobId: string) =>
     finishAttempt({
       attempt,
@@ -170,7 +171,7 @@ describe("attempts that end together and pass their slots on", () => {
   it("pass nothing on while the endpoint is paused, and free the slots", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
     const { ids, held } = await claimedAndParked(endpoint.id, 4);
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     const settled = await Promise.all(held.map(({ attempt, jobId }) => passOn(attempt, jobId)));
     expect(settled.map((s) => s.next)).toEqual([null, null, null]);
     expect(await inFlight(endpoint.id)).toBe(0);

@@ -1,15 +1,15 @@
 // The second half of an attempt: record its result and move the delivery on — delivered, retry
 // at the backoff (with its job), or dead — and do with the attempt's slot what its SlotFate says.
 // Attempts that end at the same time go together (micro-batcher.ts; a lone one is a batch of one),
-// in one statement (FINISH, sql/finish.ts); after the commit, one look per endpoint for parked deliveries
-// waiting for a freed slot, handed on if there are (hand-on-slots.ts; endpoint-slots.ts: no lost wake-up).
+// in one statement (FINISH, sql/finish.ts); after the commit, one look per destination for parked deliveries
+// waiting for a freed slot, handed on if there are (hand-on-slots.ts; destination-slots.ts: no lost wake-up).
 import type postgres from "postgres";
 import { getSql } from "@/db";
 import { batchIdBounds, idBoundsParams, splitOlder, weeksAfter } from "@/lib/storage/batch-id-range";
-import { floorOfEndpoints, floorsOfEndpoints } from "@/lib/storage/delivery-id-floor";
+import { floorOfDestinations, floorsOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
 import type { Outcome } from "./classify-outcome";
-import { NOTHING_TO_HAND_ON, rawRunner, takeLook, wakeNeededMany, type ParkedLook } from "./endpoint-slots";
+import { NOTHING_TO_HAND_ON, rawRunner, takeLook, wakeNeededMany, type ParkedLook } from "./destination-slots";
 import { handOnLooked } from "./hand-on-slots";
 import { MicroBatcher, sharedBatcher } from "./micro-batcher";
 import { pipelinedTransaction } from "./pipelined-transaction";
@@ -19,11 +19,11 @@ import type { DeliverySettings } from "./settings";
 import { FINISH } from "./sql/finish";
 
 /**
- * What becomes of the endpoint slot an attempt held, once it ends:
+ * What becomes of the destination slot an attempt held, once it ends:
  * - "release": it is freed; parked deliveries waiting for it are woken as jobs after the commit.
- * - "pass-on": in the same statement, the same job claims the endpoint's oldest parked delivery
+ * - "pass-on": in the same statement, the same job claims the destination's oldest parked delivery
  *   with it (a chain: no job to add, fetch and run, and the count does not change); freed when
- *   nothing is parked or the endpoint is paused.
+ *   nothing is parked or the destination is paused.
  */
 export type SlotFate = "release" | "pass-on";
 
@@ -65,7 +65,7 @@ export function settle(attempt: ClaimedAttempt, outcome: Outcome, random: () => 
 export interface AttemptEnd {
   organizationId: string;
   deliveryId: string;
-  endpointId: string;
+  destinationId: string;
   jobId: string;
   attemptNumber: number;
   trigger: string;
@@ -107,10 +107,10 @@ export async function finishAttempts(sql: postgres.Sql, ends: AttemptEnd[], sett
   // Attempts of deliveries weeks older than the rest, or chains from a floor further back than the default
   // retention keeps (or not known yet: ''), in a statement of their own (splitOlder), at the same time: the
   // others' does not read back to their weeks.
-  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
-  const floors = passingOn.length > 0 ? await floorsOfEndpoints(sql, passingOn) : new Map<string, string>();
+  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.destinationId))];
+  const floors = passingOn.length > 0 ? await floorsOfDestinations(sql, passingOn) : new Map<string, string>();
   const { recent, older } = splitOlder(ends, (e) => {
-    const floor = e.slot === "pass-on" ? floors.get(e.endpointId) : undefined;
+    const floor = e.slot === "pass-on" ? floors.get(e.destinationId) : undefined;
     if (floor === undefined) return e.deliveryId;
     const counted = weeksAfter(floor, CHAIN_FLOOR_WEEKS);
     return counted < e.deliveryId ? counted : e.deliveryId;
@@ -134,32 +134,32 @@ export async function finishAttempts(sql: postgres.Sql, ends: AttemptEnd[], sett
 
 async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: DeliverySettings): Promise<Finished[]> {
   const rows = ends.map((e, ord) => ({
-    ord, organization_id: e.organizationId, delivery_id: e.deliveryId, endpoint_id: e.endpointId, job_id: e.jobId,
+    ord, organization_id: e.organizationId, delivery_id: e.deliveryId, destination_id: e.destinationId, job_id: e.jobId,
     number: e.attemptNumber, trigger: e.trigger, started_at: e.startedAt.toISOString(), duration_ms: e.durationMs,
     status_code: e.statusCode, response_body: e.responseBody, error: e.error, status: e.status, reason: e.reason,
     retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
-  const endpointIds = [...new Set(ends.map((e) => e.endpointId))];
-  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.endpointId))];
+  const destinationIds = [...new Set(ends.map((e) => e.destinationId))];
+  const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.destinationId))];
   // The chains look from their organizations' floor on ($3, '' when none passes its slot on).
-  const chainFloor = passingOn.length > 0 ? await floorOfEndpoints(sql, passingOn) : "";
-  const bounds = await batchIdBounds(ends.map((e) => e.deliveryId), () => floorOfEndpoints(sql, endpointIds));
+  const chainFloor = passingOn.length > 0 ? await floorOfDestinations(sql, passingOn) : "";
+  const bounds = await batchIdBounds(ends.map((e) => e.deliveryId), () => floorOfDestinations(sql, destinationIds));
   const statement = FINISH(bounds, passingOn.length > 0 ? { kind: "from", floor: chainFloor } : null);
   const { results, after } = await pipelinedTransaction<[unknown, FinishRow[]], [Map<string, ParkedLook>]>(
     sql,
     (tx) => [
-      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in endpoint-slots.ts
+      tx`set local synchronous_commit = off`.execute(), // see DURABILITY in destination-slots.ts
       tx.unsafe<FinishRow[]>(statement, [JSON.stringify(rows), settings.leaseMarginMs / 1000, chainFloor, ...idBoundsParams(bounds)], { prepare: true }).execute(),
     ],
-    (tx) => [wakeNeededMany(rawRunner(tx), { endpointIds, caps: settings })],
+    (tx) => [wakeNeededMany(rawRunner(tx), { destinationIds, caps: settings })],
   );
   const [, finished] = results;
   const [looks] = after;
   return ends.map((e, i) => {
     const row = finished[i];
-    const next = row?.delivery_id ? claimResult(row, e.endpointId) : null;
+    const next = row?.delivery_id ? claimResult(row, e.destinationId) : null;
     // A slot passed on frees nothing, so only the attempts that freed theirs need the look.
-    const look = next ? NOTHING_TO_HAND_ON : takeLook(looks, e.endpointId);
+    const look = next ? NOTHING_TO_HAND_ON : takeLook(looks, e.destinationId);
     return { applied: row?.applied ?? false, nextAttemptAt: row?.next_attempt_at ?? null, next, look };
   });
 }
@@ -179,10 +179,10 @@ export async function finishAttempt(input: {
   const { attempt, jobId, send, outcome, settings } = input;
   const sql = getSql();
   const end = settle(attempt, outcome);
-  const batcher = sharedBatcher(sql, `finish/${settings.endpointConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
+  const batcher = sharedBatcher(sql, `finish/${settings.destinationConcurrency}/${settings.orgConcurrency}/${settings.leaseMarginMs}`, () =>
     new MicroBatcher((ends: AttemptEnd[]) => finishAttempts(sql, ends, settings), { maxBatch: 100, maxConcurrent: 1 }));
   const finished = await batcher.submit({
-    organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, jobId,
+    organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, destinationId: attempt.destinationId, jobId,
     attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,
     statusCode: send.result.kind === "response" ? send.result.statusCode : null, responseBody: send.responseBody,
     error: outcome.kind === "delivered" ? null : end.reason, status: end.status, reason: end.reason,
@@ -190,7 +190,7 @@ export async function finishAttempt(input: {
   });
   // A chain that found nothing parked in the statement takes what the look after the commit found.
   const takeFor = input.slot === "pass-on" && !finished.next ? jobId : undefined;
-  const handed = await handOnLooked(sql, { endpointId: attempt.endpointId, look: finished.look, takeFor, settings });
+  const handed = await handOnLooked(sql, { destinationId: attempt.destinationId, look: finished.look, takeFor, settings });
   const next = finished.next ?? handed.next;
   return { next, status: end.status, nextAttemptAt: finished.nextAttemptAt, reason: end.reason, applied: finished.applied, woken: handed.woken };
 }

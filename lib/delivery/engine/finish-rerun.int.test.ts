@@ -2,6 +2,7 @@
 // failed after it) is run again by the micro-batcher. The attempt must be recorded once, and the
 // re-run must see that its own finish already happened. Also: a job re-run after a crash must not
 // record a false "interrupted" attempt over one that was recorded.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -27,7 +28,7 @@ describe("a finish run twice records its attempt once", () => {
     it(`when the attempt ${label}`, async () => {
       const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { maxAttempts: 3 });
       const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
-      const claim = await claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: "4242", trigger: "auto", settings: deliverySettings() });
+      const claim = await claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), jobId: "4242", trigger: "auto", settings: deliverySettings() });
       if (claim.verdict !== "claimed") throw new Error(claim.verdict);
       const finish = () =>
         finishAttempt({
@@ -50,7 +51,7 @@ describe("a job re-run after its attempt was recorded", () => {
   it("records no false 'interrupted' attempt over the real one", async () => {
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { maxAttempts: 3 });
     const { id } = await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false });
-    const claim = await claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: "5151", trigger: "auto", settings: deliverySettings() });
+    const claim = await claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), jobId: "5151", trigger: "auto", settings: deliverySettings() });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
     // The attempt's outcome was recorded, and then the process died before the delivery row moved
     // (the two are one statement today; a recorded attempt with a claim still held stands for any
@@ -58,7 +59,7 @@ describe("a job re-run after its attempt was recorded", () => {
     await getSql()`insert into attempts (organization_id, delivery_id, number, trigger, started_at, status_code, error)
       values (${org.organizationId}, ${id}, 1, 'auto', now(), 503, 'HTTP 503')`;
     // The same job runs again and takes its own claim over: attempt 1 is already there.
-    const again = await claimDelivery({ deliveryId: id, endpointId: endpoint.id, jobId: "5151", trigger: "auto", settings: deliverySettings() });
+    const again = await claimDelivery({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), jobId: "5151", trigger: "auto", settings: deliverySettings() });
     expect(again.verdict).toBe("claimed");
     expect(await attemptsOf(id)).toEqual([{ number: 1, status_code: 503, error: "HTTP 503" }]);
   });

@@ -6,7 +6,7 @@ export { claimDelivery, type Claimed } from "./claim-delivery";
 export type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attempt";
 export { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
 export { rescueDeliveries } from "./rescue-deliveries";
-export { wakeResumedEndpoint } from "./wake-resumed-endpoint";
+export { wakeResumedDestination } from "./wake-resumed-destination";
 export { deliverySettings, retryMaxDelayMs, type DeliverySettings } from "./settings";
 export { retryDelayMs } from "./retry-schedule";
 export { buildOutboundHeaders } from "./outbound-headers";

@@ -3,6 +3,7 @@
 // chaining from a floor a year back, must not make everyone's statement in that batch reach back to its weeks:
 // such claims and attempts go in a statement of their own (batch-id-range.ts splitOlder), and every claim and
 // attempt still lands.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { timeOrderedIdFloor } from "@/lib/ids";
@@ -27,8 +28,8 @@ describe("one organization's old deliveries in a shared batch", () => {
     const explained = await explainedConnection(testDatabase.url());
     try {
       const claimed = await modifyingPlans(explained, between, () => claimDeliveries(explained.sql, [
-        { deliveryId: other.deliveryId, endpointId: other.endpointId, jobId: "41", trigger: "auto" },
-        { deliveryId: keeper.deliveryId, endpointId: keeper.endpointId, jobId: "42", trigger: "replay" },
+        { deliveryId: other.deliveryId, destinationId: defaultDestinationId(other.endpointId), jobId: "41", trigger: "auto" },
+        { deliveryId: keeper.deliveryId, destinationId: defaultDestinationId(keeper.endpointId), jobId: "42", trigger: "replay" },
       ], settings));
       expect(claimed.result.map((c) => c.verdict)).toEqual(["claimed", "claimed"]);
       // Two statements a claim (park early, claim), two claims apart: the other organization's pair holds
@@ -56,8 +57,8 @@ describe("one organization's old deliveries in a shared batch", () => {
     const explained = await explainedConnection(testDatabase.url());
     try {
       const claimed = await claimDeliveries(explained.sql, [
-        { deliveryId: keeper.deliveryId, endpointId: keeper.endpointId, jobId: "51", trigger: "auto" },
-        { deliveryId: other.deliveryId, endpointId: other.endpointId, jobId: "52", trigger: "auto" },
+        { deliveryId: keeper.deliveryId, destinationId: defaultDestinationId(keeper.endpointId), jobId: "51", trigger: "auto" },
+        { deliveryId: other.deliveryId, destinationId: defaultDestinationId(other.endpointId), jobId: "52", trigger: "auto" },
       ], settings);
       expect(claimed.map((c) => c.verdict)).toEqual(["claimed", "claimed"]);
       const finished = await modifyingPlans(explained, weeks(2, 9), () =>
@@ -81,8 +82,8 @@ async function twoOrganizations(keeperDelivery: string, otherDelivery: string, w
   const held = async (deliveryId: string): Promise<Held> => {
     const org = await createOrganizationFixture();
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
-    await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes)
-      values (${deliveryId}, ${org.organizationId}, ${endpoint.id}, ${"evt_" + deliveryId}, 'pending', 2)`;
+    await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+      values (${deliveryId}, ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), ${"evt_" + deliveryId}, 'pending', 2)`;
     await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${deliveryId}, ${org.organizationId}, '{}', '\\x7b7d')`;
     return { organizationId: org.organizationId, endpointId: endpoint.id, deliveryId };
   };
@@ -104,7 +105,7 @@ const weekStart = (week: number) => timeOrderedIdFloor("dlv", inWeekAt(week, -0.
 
 function attemptEnd(held: Held, jobId: string): AttemptEnd {
   return {
-    organizationId: held.organizationId, deliveryId: held.deliveryId, endpointId: held.endpointId, jobId, attemptNumber: 1, trigger: "auto",
+    organizationId: held.organizationId, deliveryId: held.deliveryId, destinationId: defaultDestinationId(held.endpointId), jobId, attemptNumber: 1, trigger: "auto",
     startedAt: new Date(), durationMs: 3, statusCode: 200, responseBody: "", error: null, status: "delivered", reason: null, retryInMs: null,
     uncount: 0, slot: "release",
   };

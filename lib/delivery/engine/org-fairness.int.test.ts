@@ -36,7 +36,7 @@ async function destination(...args: Parameters<typeof startDestination>) {
 }
 
 async function orgInFlight(organizationId: string): Promise<number> {
-  const [row] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where organization_id = ${organizationId}`;
+  const [row] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from destination_slots where organization_id = ${organizationId}`;
   return row!.n;
 }
 
@@ -94,7 +94,7 @@ describe("an organization's cap is shared by all its endpoints, and its waiting 
     expect(await orgInFlight(org.organizationId)).toBe(0);
     // Endpoints waited for the organization's slots; the sweep forgets them once nothing is parked there.
     const waitingEndpoints = async () =>
-      (await getSql()`select count(*)::int as n from org_waiting_endpoints where organization_id = ${org.organizationId}`)[0]!.n;
+      (await getSql()`select count(*)::int as n from org_waiting_destinations where organization_id = ${org.organizationId}`)[0]!.n;
     expect(await waitingEndpoints()).toBeGreaterThan(0);
     await rescueDeliveries();
     expect(await waitingEndpoints()).toBe(0);

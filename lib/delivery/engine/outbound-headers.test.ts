@@ -21,7 +21,7 @@ describe("forwards the original headers without hop-by-hop ones", () => {
       expect: "100-continue",
       "x-inbox-delivery-id": "forged",
     },
-    deliveryId: "dlv_1",
+    deliveryId: "dlv_1", destinationId: "dst_1",
     attemptNumber: 3,
     body,
   });
@@ -37,8 +37,9 @@ describe("forwards the original headers without hop-by-hop ones", () => {
     }
   });
 
-  it("adds a stable delivery id and the 1-based attempt number, replacing forged ones", () => {
+  it("adds a stable delivery id, its destination and the 1-based attempt number, replacing forged ones", () => {
     expect(headers["x-inbox-delivery-id"]).toBe("dlv_1");
+    expect(headers["x-inbox-destination-id"]).toBe("dst_1");
     expect(headers["x-inbox-attempt"]).toBe("3");
   });
 });
@@ -49,7 +50,7 @@ describe("signs outbound with Standard Webhooks when the endpoint has an outboun
   it("produces headers the standardwebhooks SDK verifies, over the exact bytes", () => {
     const headers = buildOutboundHeaders({
       stored: { "webhook-id": "msg_original", "webhook-signature": "v1,old", "content-type": "application/json" },
-      deliveryId: "dlv_2",
+      deliveryId: "dlv_2", destinationId: "dst_2",
       attemptNumber: 1,
       body,
       outboundSecret: secret,
@@ -60,12 +61,12 @@ describe("signs outbound with Standard Webhooks when the endpoint has an outboun
   });
 
   it("signs with the same id on every attempt, so the destination can dedupe", () => {
-    const first = buildOutboundHeaders({ stored: {}, deliveryId: "dlv_3", attemptNumber: 1, body, outboundSecret: secret });
-    const second = buildOutboundHeaders({ stored: {}, deliveryId: "dlv_3", attemptNumber: 2, body, outboundSecret: secret });
+    const first = buildOutboundHeaders({ stored: {}, deliveryId: "dlv_3", destinationId: "dst_3", attemptNumber: 1, body, outboundSecret: secret });
+    const second = buildOutboundHeaders({ stored: {}, deliveryId: "dlv_3", destinationId: "dst_3", attemptNumber: 2, body, outboundSecret: secret });
     expect(second["webhook-id"]).toBe(first["webhook-id"]);
   });
 
   it("refuses a secret that is not base64", () => {
-    expect(() => buildOutboundHeaders({ stored: {}, deliveryId: "d", attemptNumber: 1, body, outboundSecret: "whsec_" })).toThrow(/not a base64/);
+    expect(() => buildOutboundHeaders({ stored: {}, deliveryId: "d", destinationId: "dst_d", attemptNumber: 1, body, outboundSecret: "whsec_" })).toThrow(/not a base64/);
   });
 });

@@ -41,13 +41,15 @@ export function standardWebhooksSignature(key: Buffer, id: string, timestampSeco
 export function buildOutboundHeaders(input: {
   stored: Record<string, string>;
   deliveryId: string;
+  /** The destination it goes to (x-inbox-destination-id). */
+  destinationId: string;
   attemptNumber: number;
   body: Buffer;
   /** Decrypted outbound secret; when set, the request is re-signed with Standard Webhooks. */
   outboundSecret?: string | null;
   now?: Date;
 }): Record<string, string> {
-  const { stored, deliveryId, attemptNumber, body, outboundSecret } = input;
+  const { stored, deliveryId, destinationId, attemptNumber, body, outboundSecret } = input;
   // Headers named in Connection are hop-by-hop too.
   const named = new Set(
     Object.entries(stored)
@@ -62,6 +64,7 @@ export function buildOutboundHeaders(input: {
     headers[name] = value;
   }
   headers["x-inbox-delivery-id"] = deliveryId;
+  headers["x-inbox-destination-id"] = destinationId;
   headers["x-inbox-attempt"] = String(attemptNumber);
   if (outboundSecret) {
     const timestamp = Math.floor((input.now ?? new Date()).getTime() / 1000);

@@ -1,12 +1,13 @@
 // parked_deliveries holds exactly the deliveries whose parked_at is set, whichever statement parks or unparks
 // them (the triggers of migration 0028), and the worker's look "is anything parked here?" reads it alone: no
 // week's partition of deliveries, however many weeks are kept.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { getSql } from "@/db";
 import { withTransaction } from "@/lib/context";
 import { newId } from "@/lib/ids";
-import { floorOfEndpoints } from "@/lib/storage/delivery-id-floor";
+import { floorOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { makeDeliveryPartitions } from "@/lib/storage/delivery-partitions";
 import { idInWeek, inWeekAt, monday } from "@/test/partition-weeks";
 import { useTestDatabase } from "@/test/db";
@@ -18,7 +19,7 @@ import { buryDelivery } from "../bury-delivery";
 import { replayDelivery } from "../replay-delivery";
 import { resumeEndpointDeliveries } from "../resume-endpoint-deliveries";
 import { claimDelivery, claimIdBounds, claimStatements } from "./claim-delivery";
-import { drizzleRunner, rawRunner, wakeNeededMany, wakeParkedDeliveries } from "./endpoint-slots";
+import { drizzleRunner, rawRunner, wakeNeededMany, wakeParkedDeliveries } from "./destination-slots";
 import { finishAttempts } from "./finish-attempt";
 import { deliverySettings } from "./settings";
 
@@ -30,8 +31,8 @@ beforeAll(async () => {
   org = await createOrganizationFixture();
 });
 
-const settings = { ...deliverySettings(), endpointConcurrency: 1 };
-const claim = (deliveryId: string, endpointId: string, jobId: string) => claimDelivery({ deliveryId, endpointId, jobId, trigger: "auto", settings });
+const settings = { ...deliverySettings(), destinationConcurrency: 1 };
+const claim = (deliveryId: string, endpointId: string, jobId: string) => claimDelivery({ deliveryId, destinationId: defaultDestinationId(endpointId), jobId, trigger: "auto", settings });
 const stored = async (endpointId: string, n: number) =>
   Promise.all(Array.from({ length: n }, async () => (await createDeliveryFixture({ ctx: org.ctx, endpointId, enqueue: false })).id));
 
@@ -40,7 +41,7 @@ interface PlanNode { "Node Type": string; "Relation Name"?: string; Plans?: Plan
 /** The mirror and what deliveries say, of one endpoint, each sorted. */
 async function parkedBothWays(endpointId: string) {
   const sql = getSql();
-  const mirror = (await sql<{ id: string }[]>`select delivery_id as id from parked_deliveries where endpoint_id = ${endpointId} order by 1`).map((r) => r.id);
+  const mirror = (await sql<{ id: string }[]>`select delivery_id as id from parked_deliveries where destination_id = 'dst_' || substr(${endpointId}, 4) order by 1`).map((r) => r.id);
   const rows = (await sql<{ id: string }[]>`select id from deliveries where endpoint_id = ${endpointId} and parked_at is not null order by 1`).map((r) => r.id);
   return { mirror, rows };
 }
@@ -67,18 +68,18 @@ describe("parked deliveries", () => {
     await expectMirror([c!]);
 
     // A paused endpoint's claim parks; a resume wakes both (at the default cap).
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     expect((await claim(d!, endpoint.id, "4")).verdict).toBe("paused");
     await expectMirror([c!, d!]);
-    await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = false where endpoint_id = ${endpoint.id} and is_default`;
     expect(await resumeEndpointDeliveries({ ctx: org.ctx, input: { endpointId: endpoint.id } })).toEqual({ woken: 2 });
     await expectMirror([]);
 
     // Stored parked in the insert itself (as ingest stores a paused endpoint's), then deleted.
     const f = newId("dlv");
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
-      values (${f}, ${org.organizationId}, ${endpoint.id}, ${"evt_" + f}, 'pending', 2, now())`;
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, parked_at)
+      values (${f}, ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), ${"evt_" + f}, 'pending', 2, now())`;
     await expectMirror([f]);
     await getSql()`delete from deliveries where id = ${f}`;
     await expectMirror([]);
@@ -92,17 +93,17 @@ describe("parked deliveries", () => {
     expect((await Promise.all([claim(first!, busy.id, "10"), claim(second!, busy.id, "11")])).map((x) => x.verdict)).toEqual(["claimed", "saturated"]);
 
     // Its slot freed behind the look's back: the look must answer "hand on" from the mirror.
-    await getSql()`update endpoint_slots set in_flight = 0 where endpoint_id = ${busy.id}`;
+    await getSql()`update destination_slots set in_flight = 0 where destination_id = 'dst_' || substr(${busy.id}, 4)`;
     const { looks, scans } = await withTransaction(org.ctx, async (tx) => {
       const scansOfDeliveries = async () =>
         Number((await tx.db.execute<{ n: string }>(`
           select coalesce(sum(pg_stat_get_xact_numscans(indexrelid)), 0) + coalesce((select sum(pg_stat_get_xact_numscans(relid)) from ${leavesOf("deliveries")} t), 0) as n
           from pg_index where indrelid in ${leavesOf("deliveries")}`))[0]!.n);
       const before = await scansOfDeliveries();
-      const looks = await wakeNeededMany(drizzleRunner(tx.db), { endpointIds: [quiet.id, busy.id], caps: settings });
+      const looks = await wakeNeededMany(drizzleRunner(tx.db), { destinationIds: [defaultDestinationId(quiet.id), defaultDestinationId(busy.id)], caps: settings });
       return { looks, scans: (await scansOfDeliveries()) - before };
     });
-    expect([looks.get(quiet.id)!.needed, looks.get(busy.id)!.needed]).toEqual([false, true]);
+    expect([looks.get(defaultDestinationId(quiet.id))!.needed, looks.get(defaultDestinationId(busy.id))!.needed]).toEqual([false, true]);
     expect((await parkedBothWays(busy.id)).mirror).toEqual([second]);
     expect(scans).toBe(0);
   });
@@ -114,8 +115,8 @@ describe("parked deliveries", () => {
     // Parked in weeks 3 and 5, first in line in week 5 (parked_at is a place in line, not an id order); weeks 1
     // and 4 hold the endpoint's deliveries that are not parked, the other weeks nothing.
     const park = async (id: string, parkedAt: string | null) =>
-      sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
-        values (${id}, ${org.organizationId}, ${endpoint.id}, ${"evt_" + id}, 'pending', 2, ${parkedAt}::timestamptz)`;
+      sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, parked_at)
+        values (${id}, ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), ${"evt_" + id}, 'pending', 2, ${parkedAt}::timestamptz)`;
     await park(idInWeek(1, 1), null);
     await park(idInWeek(4, 1), null);
     await park(idInWeek(3, 1), "2026-01-01T00:00:03Z");
@@ -134,7 +135,7 @@ describe("parked deliveries", () => {
     // A job that takes the oldest parked delivery itself (a chain names none), in the claim's statements: the first
     // in line, across weeks. (Its other parts, joined to a batch naming no id, still read every week.)
     const claimed = await sql.begin(async (tx) => {
-      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, endpointId: endpoint.id, jobId: "20", trigger: "auto" }], settings, { kind: "from", floor: "" });
+      const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, [{ deliveryId: null, destinationId: defaultDestinationId(endpoint.id), jobId: "20", trigger: "auto" }], settings, { kind: "from", floor: "" });
       await early;
       return (await claim)[0]?.delivery_id;
     });
@@ -143,7 +144,7 @@ describe("parked deliveries", () => {
     // A wake of as many as the free slots (the cap lifted to 3: the claim above holds one).
     const woken = await sql.begin(async (tx) => {
       const before = await scansElsewhere(tx);
-      const ids = await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: { ...settings, endpointConcurrency: 3 }, floor: "" });
+      const ids = await wakeParkedDeliveries(rawRunner(tx), { destinationId: defaultDestinationId(endpoint.id), caps: { ...settings, destinationConcurrency: 3 }, floor: "" });
       return { ids, scans: (await scansElsewhere(tx)) - before };
     });
     expect(woken).toEqual({ ids: [idInWeek(5, 2), idInWeek(3, 1)], scans: 0 });
@@ -159,8 +160,8 @@ describe("parked deliveries", () => {
     const recent = await createOrganizationFixture();
     const endpoint = await createEndpointFixture(recent.ctx, "http://127.0.0.1:9/hook");
     const insert = async (o: typeof org, endpointId: string, id: string, status: string, parkedAt: string | null) => {
-      await sql`insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, parked_at)
-        values (${id}, ${o.organizationId}, ${endpointId}, ${"evt_" + id}, ${status}, 2, ${parkedAt}::timestamptz)`;
+      await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, parked_at)
+        values (${id}, ${o.organizationId}, ${endpointId}, 'dst_' || substr(${endpointId}, 4), ${"evt_" + id}, ${status}, 2, ${parkedAt}::timestamptz)`;
       await sql`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${id}, ${o.organizationId}, '{}', '\\x7b7d')`;
     };
     await insert(keeper, keeperEndpoint.id, idInWeek(1, 101), "pending", "2026-01-01T00:00:00Z");
@@ -196,9 +197,9 @@ describe("parked deliveries", () => {
       const lockedBelow = async (tx: postgres.TransactionSql) =>
         (await tx<{ relname: string }[]>`select distinct c.relname from pg_locks l join pg_class c on c.oid = l.relation
           where l.pid = pg_backend_pid() and c.relkind = 'r' order by 1`).map((r) => r.relname).filter((name) => below.some((week) => name.endsWith(week)));
-      const cap = { ...settings, endpointConcurrency: 2 };
+      const cap = { ...settings, destinationConcurrency: 2 };
       // The delivery being sent: named, its week's partitions alone.
-      const claims = [{ deliveryId: sending, endpointId: endpoint.id, jobId: "31", trigger: "auto" as const }];
+      const claims = [{ deliveryId: sending, destinationId: defaultDestinationId(endpoint.id), jobId: "31", trigger: "auto" as const }];
       const first = await opened(() => explained.begin(async (tx) => {
         const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, claims, cap, await claimIdBounds(explained, claims));
         await early;
@@ -207,7 +208,7 @@ describe("parked deliveries", () => {
       expect(first).toEqual({ result: sending, below: [], planned: [] });
       // Its attempt passes the slot on: the chain takes the first in line.
       const chained = await opened(async () => (await finishAttempts(explained, [{
-        organizationId: recent.organizationId, deliveryId: sending, endpointId: endpoint.id, jobId: "31", attemptNumber: 1, trigger: "auto",
+        organizationId: recent.organizationId, deliveryId: sending, destinationId: defaultDestinationId(endpoint.id), jobId: "31", attemptNumber: 1, trigger: "auto",
         startedAt: new Date(), durationMs: 3, statusCode: 200, responseBody: "", error: null, status: "delivered", reason: null, retryInMs: null,
         uncount: 0, slot: "pass-on",
       }], cap))[0]?.next);
@@ -215,7 +216,7 @@ describe("parked deliveries", () => {
       expect(chained.below).toEqual([]);
       expect(chained.planned).toEqual([]);
       // A job taking the oldest parked delivery itself (a claim naming none).
-      const none = [{ deliveryId: null, endpointId: endpoint.id, jobId: "32", trigger: "auto" as const }];
+      const none = [{ deliveryId: null, destinationId: defaultDestinationId(endpoint.id), jobId: "32", trigger: "auto" as const }];
       const taken = await opened(() => explained.begin(async (tx) => {
         const [early, claim] = claimStatements(tx as unknown as postgres.ReservedSql, none, cap, await claimIdBounds(explained, none));
         await early;
@@ -223,10 +224,10 @@ describe("parked deliveries", () => {
       }));
       expect(taken).toEqual({ result: { id: idInWeek(5, 101), locked: [] }, below: [], planned: [] });
       // A wake of the rest, with a slot freed.
-      await sql`update endpoint_slots set in_flight = 0 where endpoint_id = ${endpoint.id}`;
-      const floor = await floorOfEndpoints(explained, [endpoint.id]);
+      await sql`update destination_slots set in_flight = 0 where destination_id = 'dst_' || substr(${endpoint.id}, 4)`;
+      const floor = await floorOfDestinations(explained, [defaultDestinationId(endpoint.id)]);
       const woken = await opened(() => explained.begin(async (tx) => ({
-        ids: await wakeParkedDeliveries(rawRunner(tx), { endpointId: endpoint.id, caps: cap, floor }),
+        ids: await wakeParkedDeliveries(rawRunner(tx), { destinationId: defaultDestinationId(endpoint.id), caps: cap, floor }),
         locked: await lockedBelow(tx),
       })));
       expect(woken).toEqual({ result: { ids: [idInWeek(5, 102)], locked: [] }, below: [], planned: [] });

@@ -1,4 +1,5 @@
 // The per-minute safety net: deliveries that lost their job get one again.
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import type postgres from "postgres";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
@@ -59,13 +60,13 @@ describe("recounts an endpoint's attempts in flight from its delivering rows", (
       await getSql()`update deliveries set status = 'delivering', claimed_by_job = ${`j${i}`}, lease_expires_at = now() + interval '1 minute' where id = ${id}`;
     }
     const total = async () => {
-      const [row] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`;
+      const [row] = await getSql()`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${endpoint.id}, 4)`;
       return row!.n;
     };
-    await getSql()`insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight) values (${endpoint.id}, 3, ${org.organizationId}, 7)`;
+    await getSql()`insert into destination_slots (destination_id, shard, organization_id, in_flight) values ('dst_' || substr(${endpoint.id}, 4), 3, ${org.organizationId}, 7)`;
     await rescueDeliveries();
     expect(await total()).toBe(2);
-    await getSql()`update endpoint_slots set in_flight = 0 where endpoint_id = ${endpoint.id}`;
+    await getSql()`update destination_slots set in_flight = 0 where destination_id = 'dst_' || substr(${endpoint.id}, 4)`;
     await rescueDeliveries();
     expect(await total()).toBe(2);
   });
@@ -77,11 +78,11 @@ describe("wakes parked deliveries whose endpoint has room", () => {
     const ids = [];
     for (let i = 0; i < 12; i++) ids.push((await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id);
     await getSql()`update deliveries set parked_at = now() where id = any(${ids})`;
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     await rescueDeliveries();
     for (const id of ids) expect(await jobs(id)).toBe(0);
 
-    await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = false where endpoint_id = ${endpoint.id} and is_default`;
     await rescueDeliveries();
     const woken = (await Promise.all(ids.map(jobs))).reduce((sum, n) => sum + n, 0);
     expect(woken).toBe(10); // the default cap
@@ -124,11 +125,11 @@ describe("re-queues a pending delivery whose job can no longer run (issue #13 ra
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
     const jobless = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
     await getSql()`update deliveries set updated_at = now() - interval '10 minutes' where id = ${jobless}`;
-    await getSql()`update endpoints set paused = true where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = true where endpoint_id = ${endpoint.id} and is_default`;
     expect((await rescueDeliveries()).orphaned).toBe(0);
     expect(await runnableJobs(jobless)).toBe(0);
 
-    await getSql()`update endpoints set paused = false where id = ${endpoint.id}`;
+    await getSql()`update destinations set paused = false where endpoint_id = ${endpoint.id} and is_default`;
     expect((await rescueDeliveries()).orphaned).toBe(1);
     expect(await runnableJobs(jobless)).toBe(1);
   });
@@ -140,8 +141,8 @@ describe("reads a bounded stretch of each endpoint's backlog a sweep, and goes r
     const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook");
     // A destination down for hours: 2,000 deliveries waiting for retries an hour away, oldest first.
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, received_at, pending_since, updated_at, next_attempt_at)
-      select 'dlv_backlog' || lpad(g::text, 18, '0'), ${org.organizationId}, ${endpoint.id}, 'evt_backlog_' || g, 'pending', 2,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at, next_attempt_at)
+      select 'dlv_backlog' || lpad(g::text, 18, '0'), ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_backlog_' || g, 'pending', 2,
         now() - (3000 - g) * interval '1 second', now() - (3000 - g) * interval '1 second', now() - interval '10 minutes', now() + interval '1 hour'
       from generate_series(1, 2000) g`;
     const newest = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
@@ -186,9 +187,9 @@ describe("reads a bounded stretch of each endpoint's backlog a sweep, and goes r
     // A worker minutes behind: 300 deliveries overdue, each with its job still queued.
     const ids = Array.from({ length: 300 }, (_, i) => `dlv_behind${String(i).padStart(15, "0")}`);
     await getSql()`
-      insert into deliveries (id, organization_id, endpoint_id, external_id, status, size_bytes, updated_at)
-      select id, ${org.organizationId}, ${endpoint.id}, id, 'pending', 2, now() - interval '10 minutes' from unnest(${ids}::text[]) id`;
-    await enqueueRaw(getSql(), ids.map((id) => deliverJobSpec({ deliveryId: id, endpointId: endpoint.id, trigger: "auto" })));
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, updated_at)
+      select id, ${org.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), id, 'pending', 2, now() - interval '10 minutes' from unnest(${ids}::text[]) id`;
+    await enqueueRaw(getSql(), ids.map((id) => deliverJobSpec({ deliveryId: id, destinationId: defaultDestinationId(endpoint.id), trigger: "auto" })));
     const jobTableScans = (tx: postgres.TransactionSql) =>
       tx`select seq_scan from pg_stat_xact_all_tables where schemaname = 'graphile_worker' and relname = '_private_jobs'`.then((r) => Number(r[0]!.seq_scan));
     const sweep = () =>

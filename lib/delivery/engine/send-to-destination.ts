@@ -12,7 +12,7 @@ export const RESPONSE_SNIPPET_BYTES = 4096;
 /** Past this, the rest of an answer is not read; the socket is closed instead of reused. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
-// Keep-alive: a busy endpoint reuses its connections. Idle sockets close after 4 s, or sooner when
+// Keep-alive: a busy destination reuses its connections. Idle sockets close after 4 s, or sooner when
 // the server's Keep-Alive hint says so, so that a socket the server already closed is rarely reused.
 const agents = {
   "http:": new http.Agent({ keepAlive: true, timeout: 4_000, maxFreeSockets: 256, scheduling: "lifo" }),

@@ -3,17 +3,17 @@
 import { config, type Config } from "@/lib/config/config";
 
 export interface DeliverySettings {
-  /** Attempts in flight at once per endpoint, across all worker processes (DELIVERY_ENDPOINT_CONCURRENCY, default 10). */
-  endpointConcurrency: number;
+  /** Attempts in flight at once per destination, across all worker processes (DELIVERY_ENDPOINT_CONCURRENCY, default 10). */
+  destinationConcurrency: number;
   /**
    * Attempts in flight at once per organization, across all worker processes (ORG_DELIVERY_CONCURRENCY,
    * default 50): one organization's hanging destinations can hold no more worker slots than this.
    */
   orgConcurrency: number;
-  /** A claim lasts the endpoint's timeout plus this much (DELIVERY_LEASE_MARGIN_MS, default 30 s). */
+  /** A claim lasts the destination's timeout plus this much (DELIVERY_LEASE_MARGIN_MS, default 30 s). */
   leaseMarginMs: number;
   /**
-   * Open deliveries of an endpoint the rescue sweep reads a minute looking for ones that lost their job
+   * Open deliveries of an destination the rescue sweep reads a minute looking for ones that lost their job
    * (DELIVERY_ORPHAN_WALK, default 2000); it goes on from there the next minute, round the backlog.
    */
   orphanWalk: number;
@@ -21,7 +21,7 @@ export interface DeliverySettings {
 
 export function deliverySettings(settings: Config = config()): DeliverySettings {
   return {
-    endpointConcurrency: settings.DELIVERY_ENDPOINT_CONCURRENCY,
+    destinationConcurrency: settings.DELIVERY_ENDPOINT_CONCURRENCY,
     orgConcurrency: settings.ORG_DELIVERY_CONCURRENCY,
     leaseMarginMs: settings.DELIVERY_LEASE_MARGIN_MS,
     orphanWalk: settings.DELIVERY_ORPHAN_WALK,

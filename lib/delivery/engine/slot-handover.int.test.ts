@@ -1,6 +1,7 @@
 // Claims, takeovers and slot hand-overs, called directly as the deliver task calls them (no worker
 // runs here): a job re-run after its worker died, and a finished attempt passing its slot on.
 // (The chain that a re-run job finishes is in attempt-delivery.int.test.ts: it needs a worker.)
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
@@ -64,12 +65,12 @@ describe("the slot of an attempt that ends while a delivery waits parked", () =>
     const endpoint = await createEndpointFixture(org.ctx, dest.url);
     const first = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
     const later = (await createDeliveryFixture({ ctx: org.ctx, endpointId: endpoint.id, enqueue: false })).id;
-    const claim = await claimDelivery({ deliveryId: first, endpointId: endpoint.id, jobId: "6160", trigger: "auto", settings: deliverySettings() });
+    const claim = await claimDelivery({ deliveryId: first, destinationId: defaultDestinationId(endpoint.id), jobId: "6160", trigger: "auto", settings: deliverySettings() });
     if (claim.verdict !== "claimed") throw new Error(claim.verdict);
     // Parked while the attempt was in flight.
     await getSql()`update deliveries set parked_at = now() where id = ${later}`;
     const inFlight = async () =>
-      (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from endpoint_slots where endpoint_id = ${endpoint.id}`)[0]!.n;
+      (await getSql()<{ n: number }[]>`select coalesce(sum(in_flight), 0)::int as n from destination_slots where destination_id = 'dst_' || substr(${endpoint.id}, 4)`)[0]!.n;
     return { attempt: claim.attempt, later, inFlight };
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takeLook, type ParkedLook } from "./endpoint-slots";
+import { takeLook, type ParkedLook } from "./destination-slots";
 
 const look = (over: Partial<ParkedLook>): ParkedLook => ({ needed: false, orgWaiting: [], organizationId: "org_1", ...over });
 

@@ -31,7 +31,7 @@ export const REPLAY = (input: { organizationId: string; ids: string[] }): SQL =>
     -- The ids named again, so that the update reads only their weeks' partitions.
     where deliveries.id = locked.id and ${inArray(deliveries.id, input.ids)} and deliveries.organization_id = ${input.organizationId}
       and ${noAttemptInFlight}
-    returning deliveries.id, deliveries.endpoint_id, deliveries.external_id
+    returning deliveries.id, deliveries.endpoint_id, deliveries.destination_id, deliveries.external_id
   ),
   -- The replayed deliveries' dedupe keys put back. Retention deletes an expired week's keys before it drops the
   -- week (lib/retention/drop-expired-delivery-weeks.ts), and a delivery replayed meanwhile stays (the week is
@@ -42,4 +42,4 @@ export const REPLAY = (input: { organizationId: string; ids: string[] }): SQL =>
     select r.endpoint_id, r.external_id, r.id from replayed r
     on conflict do nothing
   )
-  select r.id, r.endpoint_id from replayed r`;
+  select r.id, r.endpoint_id, r.destination_id from replayed r`;

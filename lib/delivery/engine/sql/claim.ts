@@ -1,51 +1,51 @@
 // CLAIM, the second of the claim's two statements (after PARK_EARLY_THEN_LOCK, sql/park-early-then-lock.ts,
 // under the slot locks it took): decides every claim of the batch in one statement, so one snapshot, each
-// endpoint's claims in job order against its free slots, then each organization's. Each delivery row is locked
+// destination's claims in job order against its free slots, then each organization's. Each delivery row is locked
 // first (in id order), so a concurrent replay or bury is seen in its committed state. Data-modifying CTEs
 // always run, read or not. Its rows mean what claimed-attempt.ts claimResult says.
 //
-// $1: the claims (json: ord, delivery_id or null for the endpoint's oldest parked delivery, endpoint_id,
-// job_id, trigger); $2: the endpoint's cap; $3: the lease's margin past the endpoint's timeout (seconds); $4:
+// $1: the claims (json: ord, delivery_id or null for the destination's oldest parked delivery, destination_id,
+// job_id, trigger); $2: the destination's cap; $3: the lease's margin past the destination's timeout (seconds); $4:
 // the organization's cap; $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds
 // (lib/storage/batch-id-range.ts: the least and greatest of its ids, or, when a claim names no delivery, its
 // organizations' floor).
 import { statementPerWeek, withinIdBounds, type BoundsShape } from "@/lib/storage/batch-id-range";
-import { SHARD_MASK } from "../endpoint-slots";
+import { SHARD_MASK } from "../destination-slots";
 
 export const CLAIM = statementPerWeek((own: BoundsShape) => `
   with i as (
-    -- No delivery named: the endpoint's oldest parked one, in the parked index's order (endpoint, parked_at, id),
+    -- No delivery named: the destination's oldest parked one, in the parked index's order (destination, parked_at, id),
     -- between the least and greatest id parked there (two probes of parked_deliveries' primary key, which holds
     -- exactly the deliveries parked at any snapshot), so only those weeks' parked index is read.
-    select r.ord, r.endpoint_id, r.job_id, r.trigger, ${
+    select r.ord, r.destination_id, r.job_id, r.trigger, ${
       own.kind === "range"
         ? "r.delivery_id"
         : `coalesce(r.delivery_id, (
-        select p.id from deliveries p where p.endpoint_id = r.endpoint_id and p.parked_at is not null
-          and p.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = r.endpoint_id)
-            and (select max(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = r.endpoint_id)
+        select p.id from deliveries p where p.destination_id = r.destination_id and p.parked_at is not null
+          and p.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = r.destination_id)
+            and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = r.destination_id)
           ${withinIdBounds(own, "p.id", "$6", "$7")}
         order by p.parked_at, p.id limit 1))`
     } as delivery_id
-    from json_to_recordset($1::text::json) as r(ord int, delivery_id text, endpoint_id text, job_id text, trigger text)
+    from json_to_recordset($1::text::json) as r(ord int, delivery_id text, destination_id text, job_id text, trigger text)
   ),
   cur as (
-    select d.id, d.endpoint_id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at,
+    select d.id, d.destination_id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at,
       d.attempt_count, d.updated_at
-    from deliveries d join i on d.id = i.delivery_id and d.endpoint_id = i.endpoint_id
+    from deliveries d join i on d.id = i.delivery_id and d.destination_id = i.destination_id
     -- Not one this transaction has just parked (PARK_EARLY_THEN_LOCK): parked_at no longer says so (it may be
     -- received_at), updated_at = now() does.
     where not (d.parked_at is not null and d.updated_at = now()) ${withinIdBounds(own, "d.id", "$6", "$7")}
     order by d.id for update of d
   ),
   ep as (
-    select e.id, e.organization_id, e.paused, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
-    from endpoints e where e.id in (select endpoint_id from i)
+    select e.id, e.organization_id, e.paused, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+    from destinations e where e.id in (select destination_id from i)
   ),
   -- A delivery still delivering whose claim is this job's (its earlier run died) or has lapsed is
   -- taken over: the attempt it replaces held a slot, which it keeps.
   first_look as (
-    select i.ord, cur.id, cur.endpoint_id, i.job_id, i.trigger, cur.status = 'delivering' as took_over,
+    select i.ord, cur.id, cur.destination_id, i.job_id, i.trigger, cur.status = 'delivering' as took_over,
       case
         when cur.status in ('delivered', 'dead') then 'settled'
         when cur.status = 'delivering' and cur.claimed_by_job is distinct from i.job_id and cur.lease_expires_at > now() then 'in_flight'
@@ -53,38 +53,38 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
         when ep.paused then 'paused'
         else 'candidate'
       end as verdict
-    from i join cur on cur.id = i.delivery_id join ep on ep.id = cur.endpoint_id
+    from i join cur on cur.id = i.delivery_id join ep on ep.id = cur.destination_id
   ),
-  -- An endpoint's new candidates take its free slots in job order (a takeover, holding one already,
+  -- An destination's new candidates take its free slots in job order (a takeover, holding one already,
   -- needs the count without it under the cap), then an organization's remaining candidates take
   -- its free slots the same way; the rest park.
-  endpoint_fit as (
-    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger, f.took_over, ep.organization_id,
+  destination_fit as (
+    select f.ord, f.id, f.destination_id, f.job_id, f.trigger, f.took_over, ep.organization_id,
       case
         when f.verdict <> 'candidate' then f.verdict
-        when (select coalesce(sum(s.in_flight), 0) from endpoint_slots s where s.endpoint_id = f.endpoint_id)
+        when (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = f.destination_id)
           + case when f.took_over then 0
-          else row_number() over (partition by f.endpoint_id, f.verdict, f.took_over order by f.ord) end <= $2::int then 'candidate'
+          else row_number() over (partition by f.destination_id, f.verdict, f.took_over order by f.ord) end <= $2::int then 'candidate'
         else 'saturated'
       end as verdict
-    from first_look f join ep on ep.id = f.endpoint_id
+    from first_look f join ep on ep.id = f.destination_id
   ),
   -- Each organization's attempts in flight, summed once (see PARK_EARLY_THEN_LOCK's orgs).
   org_busy as materialized (
     select o.organization_id,
-      (select coalesce(sum(s.in_flight), 0) from endpoints oe join endpoint_slots s on s.endpoint_id = oe.id
+      (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
         where oe.organization_id = o.organization_id) as n
     from (select distinct organization_id from ep) o
   ),
   verdict as (
-    select f.ord, f.id, f.endpoint_id, f.job_id, f.trigger, f.took_over, f.organization_id,
+    select f.ord, f.id, f.destination_id, f.job_id, f.trigger, f.took_over, f.organization_id,
       case
         when f.verdict <> 'candidate' then f.verdict
         when b.n + case when f.took_over then 0
           else row_number() over (partition by f.organization_id, f.verdict, f.took_over order by f.ord) end <= $4::int then 'claim'
         else 'org_saturated'
       end as verdict
-    from endpoint_fit f join org_busy b on b.organization_id = f.organization_id
+    from destination_fit f join org_busy b on b.organization_id = f.organization_id
   ),
   -- The attempt a dead worker was making (claimed at updated_at) is recorded as interrupted, unless
   -- it was recorded already (its finish committed; only the reply was lost).
@@ -95,10 +95,10 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
     where v.took_over and v.verdict in ('claim', 'paused', 'saturated', 'org_saturated')
     on conflict (delivery_id, number) do nothing
   ),
-  -- Refused for the organization's cap: the endpoint waits for an organization slot (endpoint-slots.ts).
+  -- Refused for the organization's cap: the destination waits for an organization slot (destination-slots.ts).
   marked as (
-    insert into org_waiting_endpoints (organization_id, endpoint_id)
-    select distinct v.organization_id, v.endpoint_id from verdict v where v.verdict = 'org_saturated'
+    insert into org_waiting_destinations (organization_id, destination_id)
+    select distinct v.organization_id, v.destination_id from verdict v where v.verdict = 'org_saturated'
     order by 1, 2
     on conflict do nothing
   ),
@@ -108,9 +108,9 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $3::float8),
       attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
       parked_at = null, next_attempt_at = null, updated_at = now()
-    from verdict v join ep on ep.id = v.endpoint_id
+    from verdict v join ep on ep.id = v.destination_id
     where d.id = v.id and v.verdict = 'claim' ${withinIdBounds(own, "d.id", "$6", "$7")}
-    returning d.id, d.organization_id, d.attempt_count, d.auto_attempt_count,
+    returning d.id, d.organization_id, d.endpoint_id, d.attempt_count, d.auto_attempt_count,
       -- The first attempt after a replay is the replay's, whichever job makes it.
       case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or v.trigger = 'replay') then 'replay' else 'auto' end as trigger,
       clock_timestamp() as started_at
@@ -127,28 +127,28 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
   slot_change as (
-    select c.endpoint_id, c.organization_id, c.shard, sum(c.n)::int as n from (
-      select v.endpoint_id, v.organization_id, (hashtext(v.job_id) & ${SHARD_MASK})::smallint as shard, 1 as n
+    select c.destination_id, c.organization_id, c.shard, sum(c.n)::int as n from (
+      select v.destination_id, v.organization_id, (hashtext(v.job_id) & ${SHARD_MASK})::smallint as shard, 1 as n
       from verdict v where v.verdict = 'claim' and not v.took_over
       union all
-      select v.endpoint_id, v.organization_id, (hashtext(cur.claimed_by_job) & ${SHARD_MASK})::smallint, -1
+      select v.destination_id, v.organization_id, (hashtext(cur.claimed_by_job) & ${SHARD_MASK})::smallint, -1
       from verdict v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated')
     ) c group by 1, 2, 3
   ),
   counted as (
-    insert into endpoint_slots (endpoint_id, shard, organization_id, in_flight)
-    select c.endpoint_id, c.shard, c.organization_id, c.n from slot_change c where c.n > 0
+    insert into destination_slots (destination_id, shard, organization_id, in_flight)
+    select c.destination_id, c.shard, c.organization_id, c.n from slot_change c where c.n > 0
     order by 1, 2
-    on conflict (endpoint_id, shard) do update set in_flight = endpoint_slots.in_flight + excluded.in_flight
+    on conflict (destination_id, shard) do update set in_flight = destination_slots.in_flight + excluded.in_flight
   ),
   uncounted as (
-    update endpoint_slots s set in_flight = greatest(0, s.in_flight + c.n)
-    from slot_change c where c.n < 0 and s.endpoint_id = c.endpoint_id and s.shard = c.shard
+    update destination_slots s set in_flight = greatest(0, s.in_flight + c.n)
+    from slot_change c where c.n < 0 and s.destination_id = c.destination_id and s.shard = c.shard
   )
   -- The claimed delivery's payload, in the claim's own round trip: not locked, never updated, no lock to wait for.
   select v.ord, case when v.verdict = 'org_saturated' then 'saturated' else v.verdict end as verdict, v.took_over, v.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
+    c.organization_id, c.endpoint_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
-  from verdict v join ep on ep.id = v.endpoint_id
+  from verdict v join ep on ep.id = v.destination_id
   left join claimed c on c.id = v.id
   left join delivery_payloads p on p.delivery_id = c.id ${withinIdBounds(own, "p.delivery_id", "$6", "$7")}`);

@@ -1,22 +1,22 @@
 // FINISH: records the attempts of a batch that ended together (run by finish-attempt.ts) and moves each
 // delivery on: delivered, dead, or pending with its retry's job; and does with each attempt's slot what its
-// SlotFate says: freed, or passed on (a chain: the same job claims the endpoint's oldest parked delivery in
+// SlotFate says: freed, or passed on (a chain: the same job claims the destination's oldest parked delivery in
 // this statement, claimed as CLAIM in sql/claim.ts claims, and the count does not change). Rows are locked in a
-// fixed order (deliveries by id, then slot rows by endpoint and shard; parked deliveries are taken with skip
+// fixed order (deliveries by id, then slot rows by destination and shard; parked deliveries are taken with skip
 // locked), so two batches, here or in another worker process, cannot deadlock on each other.
 //
-// $1: the attempts' ends (json, one row each); $2: the lease's margin past the endpoint's timeout (seconds), for
+// $1: the attempts' ends (json, one row each); $2: the lease's margin past the destination's timeout (seconds), for
 // a chain's claim; $3: the least delivery id floor of the chains' organizations, from which on they look
-// (lib/storage/delivery-id-floor.ts floorOfEndpoints, not the weeks only another organization keeps); $4 (and
+// (lib/storage/delivery-id-floor.ts floorOfDestinations, not the weeks only another organization keeps); $4 (and
 // $5): the batch's own bounds (lib/storage/batch-id-range.ts). `chains`: null when no attempt passes its slot
 // on, and the statement made for that claims nothing.
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { statementPerWeek, withinIdBounds, type BoundsShape } from "@/lib/storage/batch-id-range";
-import { SHARD_MASK } from "../endpoint-slots";
+import { SHARD_MASK } from "../destination-slots";
 
 export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | null) => `
   with i as (
-    select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, endpoint_id text,
+    select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, destination_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
       response_body text, error text, status text, reason text, retry_in_ms int, uncount int, slot text)
   ),
@@ -24,7 +24,7 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
     select d.id, d.status, d.claimed_by_job from deliveries d
     where d.id in (select delivery_id from i) ${withinIdBounds(own, "d.id", "$4", "$5")} order by d.id for update
   ),
-  -- A delivery deleted meanwhile (its endpoint was) has no row to record against.
+  -- A delivery deleted meanwhile (its destination was) has no row to record against.
   recorded as (
     insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
     select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.error
@@ -52,51 +52,51 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
       delivered_at = case when mine.status = 'delivered' then now() else d.delivered_at end,
       claimed_by_job = null, lease_expires_at = null, updated_at = now()
     from mine where d.id = mine.delivery_id ${withinIdBounds(own, "d.id", "$4", "$5")}
-    returning d.id, d.endpoint_id, d.status, d.next_attempt_at
+    returning d.id, d.destination_id, d.status, d.next_attempt_at
   ),
   -- A retry's job, due when the delivery is. Keyed, so a replay replaces it and a bury removes it.
   retried as (
-    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "m.id", endpointId: "m.endpoint_id", trigger: "'auto'", runAt: "m.next_attempt_at", keyed: true })}
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "m.id", destinationId: "m.destination_id", trigger: "'auto'", runAt: "m.next_attempt_at", keyed: true })}
       from moved m where m.status = 'pending'`)} as jobs
     where exists (select 1 from moved where moved.status = 'pending')
   ),
   -- The attempts whose slot is still theirs (no other job took their claim over).
   holders as (
-    select i.ord, i.endpoint_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
+    select i.ord, i.destination_id, i.job_id, i.slot from i join cur on cur.id = i.delivery_id and cur.claimed_by_job = i.job_id
   ),
   ${
     chains === null
       ? `-- No chains, no pairs; $2 and $3 (the lease margin and the floor, which only chains read) are typed here, as
   -- PostgreSQL must type every parameter of a statement.
   pairs as (select null::int as ord, $2::float8 as lease_margin_seconds, $3::text as floor where false),`
-      : `-- Chains: each endpoint's oldest parked deliveries (none while it is paused), one per attempt passing its slot
+      : `-- Chains: each destination's oldest parked deliveries (none while it is paused), one per attempt passing its slot
   -- on, in the parked index's order (status not named: sql/wake-parked.ts says why), between the least and
   -- greatest id parked there (two probes of parked_deliveries' primary key), from the chains' floor on.
   want as (
-    select h.ord, h.endpoint_id, h.job_id, row_number() over (partition by h.endpoint_id order by h.ord) as r
+    select h.ord, h.destination_id, h.job_id, row_number() over (partition by h.destination_id order by h.ord) as r
     from holders h where h.slot = 'pass-on'
   ),
-  demand as (select want.endpoint_id, count(*)::int as n from want group by 1),
+  demand as (select want.destination_id, count(*)::int as n from want group by 1),
   nxt as (
-    select p.id, p.endpoint_id, row_number() over (partition by p.endpoint_id order by p.parked_at, p.id) as r
+    select p.id, p.destination_id, row_number() over (partition by p.destination_id order by p.parked_at, p.id) as r
     from demand cross join lateral (
-      select d.id, d.endpoint_id, d.parked_at from deliveries d
-      where d.endpoint_id = demand.endpoint_id and d.parked_at is not null
-        and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = demand.endpoint_id)
-          and (select max(pk.delivery_id) from parked_deliveries pk where pk.endpoint_id = demand.endpoint_id)
+      select d.id, d.destination_id, d.parked_at from deliveries d
+      where d.destination_id = demand.destination_id and d.parked_at is not null
+        and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = demand.destination_id)
+          and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = demand.destination_id)
         ${withinIdBounds(chains, "d.id", "$3")}
-        and not exists (select 1 from endpoints e where e.id = demand.endpoint_id and e.paused)
+        and not exists (select 1 from destinations e where e.id = demand.destination_id and e.paused)
       order by d.parked_at, d.id limit demand.n
       for update skip locked
     ) p
   ),
   -- Each attempt whose slot went on, and the delivery it went to.
   pairs as (
-    select want.ord, want.job_id, nxt.id from want join nxt on nxt.endpoint_id = want.endpoint_id and nxt.r = want.r
+    select want.ord, want.job_id, nxt.id from want join nxt on nxt.destination_id = want.destination_id and nxt.r = want.r
   ),
   ep as (
-    select e.id, e.destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
-    from endpoints e where e.id in (select endpoint_id from demand)
+    select e.id, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+    from destinations e where e.id in (select destination_id from demand)
   ),
   -- The claimed state, as CLAIM (sql/claim.ts) writes it.
   claimed as (
@@ -105,8 +105,8 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
       attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
       parked_at = null, next_attempt_at = null, updated_at = now()
     from pairs, ep
-    where d.id = pairs.id and ep.id = d.endpoint_id ${withinIdBounds(chains, "d.id", "$3")}
-    returning pairs.ord, d.id, d.organization_id, d.attempt_count, d.auto_attempt_count,
+    where d.id = pairs.id and ep.id = d.destination_id ${withinIdBounds(chains, "d.id", "$3")}
+    returning pairs.ord, d.id, d.organization_id, d.endpoint_id, d.attempt_count, d.auto_attempt_count,
       -- The first attempt after a replay is the replay's; a chain's job is no replay's, so only if the
       -- delivery says so itself.
       case when d.auto_attempt_count = 1 and d.attempt_count > 1 then 'replay' else 'auto' end as trigger,
@@ -116,18 +116,18 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
   }
   -- The slots not passed on are free again.
   freed as (
-    select h.endpoint_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
+    select h.destination_id, (hashtext(h.job_id) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
     from holders h where not exists (select 1 from pairs where pairs.ord = h.ord)
     group by 1, 2
   ),
   slots as (
-    select s.endpoint_id, s.shard from endpoint_slots s join freed using (endpoint_id, shard)
-    order by s.endpoint_id, s.shard for update of s
+    select s.destination_id, s.shard from destination_slots s join freed using (destination_id, shard)
+    order by s.destination_id, s.shard for update of s
   ),
   released as (
-    update endpoint_slots s set in_flight = greatest(0, s.in_flight - freed.n)
-    from freed join slots using (endpoint_id, shard)
-    where s.endpoint_id = freed.endpoint_id and s.shard = freed.shard
+    update destination_slots s set in_flight = greatest(0, s.in_flight - freed.n)
+    from freed join slots using (destination_id, shard)
+    where s.destination_id = freed.destination_id and s.shard = freed.shard
   )
   -- What a chain claimed, as CLAIM's row (claimed-attempt.ts claimResult), with its payload.
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
@@ -135,7 +135,7 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
       chains === null
         ? "null as verdict, null as delivery_id"
         : `case when c.id is null then null else 'claim' end as verdict, false as took_over, c.id as delivery_id,
-    c.organization_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
+    c.organization_id, c.endpoint_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
     c.destination_url, c.timeout_ms, c.max_attempts, c.retry_base_seconds, c.outbound_secret_encrypted`
     }
   from i ${

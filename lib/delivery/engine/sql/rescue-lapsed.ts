@@ -3,12 +3,12 @@
 // it), its slot given back, and the delivery is pending again; the sweep then adds its job in the same
 // transaction. Claims held by another transaction are left to the next sweep (skip locked).
 import type postgres from "postgres";
-import { SHARD_MASK } from "../endpoint-slots";
+import { SHARD_MASK } from "../destination-slots";
 
 /** `graceSeconds`: how long past its lease a claim is left to its own job's re-run. Returns the deliveries made pending. */
-export const RESCUE_LAPSED = (tx: postgres.TransactionSql, input: { graceSeconds: number }) => tx<{ id: string; endpoint_id: string }[]>`
+export const RESCUE_LAPSED = (tx: postgres.TransactionSql, input: { graceSeconds: number }) => tx<{ id: string; destination_id: string; endpoint_id: string }[]>`
   with lost as (
-    select id, endpoint_id, organization_id, attempt_count, updated_at, claimed_by_job from deliveries
+    select id, destination_id, organization_id, attempt_count, updated_at, claimed_by_job from deliveries
     where status = 'delivering' and lease_expires_at < now() - make_interval(secs => ${input.graceSeconds})
     for update skip locked
   ),
@@ -19,13 +19,13 @@ export const RESCUE_LAPSED = (tx: postgres.TransactionSql, input: { graceSeconds
     on conflict (delivery_id, number) do nothing
   ),
   released as (
-    update endpoint_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
+    update destination_slots s set in_flight = greatest(0, s.in_flight - lost_here.n)
     from (
-      select endpoint_id, (hashtext(claimed_by_job) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
+      select destination_id, (hashtext(claimed_by_job) & ${SHARD_MASK})::smallint as shard, count(*)::int as n
       from lost group by 1, 2
     ) lost_here
-    where s.endpoint_id = lost_here.endpoint_id and s.shard = lost_here.shard
+    where s.destination_id = lost_here.destination_id and s.shard = lost_here.shard
   )
   update deliveries d set status = 'pending', claimed_by_job = null, lease_expires_at = null, updated_at = now()
   from lost where d.id = lost.id
-  returning d.id, d.endpoint_id`;
+  returning d.id, d.destination_id, d.endpoint_id`;
