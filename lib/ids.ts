@@ -57,3 +57,26 @@ export function idOrNotFound(prefix: IdPrefix, value: unknown, what: string): st
   if (typeof value === "string" && isId(prefix, value)) return value;
   throw new NotFoundError(what);
 }
+
+/**
+ * A stored request is one delivery row per destination it goes to. Its first row (its default destination's when
+ * that one takes it, or the one row of a request no destination's filter matched) has the request's own id, as
+ * every delivery had before destinations; a row for any further destination has the request's id, `:` and that
+ * destination's id. So every request has a row with its own id (search and the payload's key find it), its rows
+ * sort together and share its week's partition and payload (delivery_payloads, keyed by the request's id), and
+ * `x-inbox-delivery-id` names the request everywhere.
+ */
+export const REQUEST_ROW_SEPARATOR = ":";
+
+export function deliveryRowId(requestId: string, destinationId: string, first: boolean): string {
+  return first ? requestId : `${requestId}${REQUEST_ROW_SEPARATOR}${destinationId}`;
+}
+
+/** The request a delivery row belongs to (its own id for a request's default row). */
+export function requestIdOf(rowId: string): string {
+  const at = rowId.indexOf(REQUEST_ROW_SEPARATOR);
+  return at < 0 ? rowId : rowId.slice(0, at);
+}
+
+/** requestIdOf in SQL, over an SQL expression. */
+export const requestIdSql = (rowId: string): string => `split_part(${rowId}, '${REQUEST_ROW_SEPARATOR}', 1)`;

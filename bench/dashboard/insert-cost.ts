@@ -7,6 +7,7 @@
 //   npx tsx bench/dashboard/insert-cost.ts    (BENCH_PRESEED=rows, default 200,000; BENCH_INSERTS=n, default 20,000;
 //   BENCH_VARIANTS="no body trigram index,no counter triggers": also copies of
 //   "after" changed that way, to see what each part costs)
+import { defaultLanes } from "@/lib/destinations/route-request";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -72,7 +73,7 @@ async function ingest(sql: postgres.Sql, endpoint: { id: string; organizationId:
       const i = next++;
       const id = newId("dlv");
       const delivery: NewDelivery = {
-        id, organizationId: endpoint.organizationId, endpointId: endpoint.id, externalId: `msg_${id}`, eventType: "invoice.paid",
+        id, organizationId: endpoint.organizationId, endpointId: endpoint.id, lanes: defaultLanes(id, endpoint.id), externalId: `msg_${id}`, eventType: "invoice.paid",
         headers: { "content-type": "application/json", "webhook-id": `msg_${id}` }, body: bodies[i]!, sourceIp: "203.0.113.9",
       };
       const t = performance.now();

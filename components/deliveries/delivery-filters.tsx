@@ -5,7 +5,7 @@ import type { QueryValues } from "@/lib/delivery/presentation/deliveries-page-qu
 import { localInputValue } from "@/lib/time-input";
 
 const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 text-sm ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";
-const STATUSES = ["pending", "delivering", "delivered", "dead"];
+const STATUSES = ["pending", "delivering", "delivered", "dead", "filtered"];
 
 /** A label beside (not around) its control, so a select's name is the label alone, not "Status Any status". */
 function Labelled({ id, text, className = "", children }: { id: string; text: string; className?: string; children: ReactNode }) {

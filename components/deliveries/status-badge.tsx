@@ -4,6 +4,8 @@ const STYLES: Record<string, { label: string; className: string }> = {
   delivering: { label: "Delivering", className: "bg-sky-50 text-sky-900 ring-sky-300" },
   delivered: { label: "Delivered", className: "bg-emerald-50 text-emerald-900 ring-emerald-300" },
   dead: { label: "Dead", className: "bg-red-50 text-red-800 ring-red-300" },
+  // Stored, but no destination's filter took it.
+  filtered: { label: "Filtered", className: "bg-slate-50 text-slate-700 ring-slate-300" },
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -22,7 +22,7 @@ import { organizations } from "./tenants";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });
 
-export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead"] as const;
+export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead", "filtered"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**

@@ -1,38 +1,42 @@
-import { and, eq } from "drizzle-orm";
-import { deliveries } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError } from "@/lib/errors";
 import { logDelivery } from "@/lib/logging/log-delivery";
+import { namedRows } from "./replay-delivery";
 import { BURY } from "./sql/bury";
 
 /**
- * Moves one delivery to `dead` and cancels its scheduled attempt, in one transaction; it is kept
- * and can be replayed. Burying a dead delivery changes nothing. An attempt already in flight
- * finishes and is recorded; if the destination accepts it, the delivery ends `delivered`.
- * Only a change is audited (burying a dead delivery records nothing).
- * `keepDelivered` (the dashboard) refuses a delivered delivery (409) instead of burying it.
+ * Moves one stored request to `dead` for each destination it went to (or the one named) and cancels their
+ * scheduled attempts, in one transaction; it is kept and can be replayed. Burying what is dead changes nothing.
+ * An attempt already in flight finishes and is recorded; if the destination accepts it, that destination's
+ * row ends `delivered`. Only a change is audited. `keepDelivered` (the dashboard) leaves delivered rows alone,
+ * and refuses (409) when nothing else was left to bury; a request no destination took (`filtered`) has nothing
+ * to bury either (409).
  */
-export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; keepDelivered?: boolean } }): Promise<{ id: string; status: "dead" }> {
+export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: string; destinationId?: string; keepDelivered?: boolean } }): Promise<{ id: string; status: "dead" }> {
   const buried = await withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db.execute<{ id: string; endpoint_id: string }>(
-      BURY({ organizationId: ctx.organizationId, ids: [input.id], keepDelivered: input.keepDelivered ?? false }),
+    const rows = await namedRows(tx, ctx, input);
+    const routed = rows.filter((row) => row.status !== "filtered");
+    if (routed.length === 0) throw new ConflictError("No destination took this delivery (filtered): there is nothing to bury.");
+    const changed = await tx.db.execute<{ id: string; endpoint_id: string }>(
+      BURY({ organizationId: ctx.organizationId, ids: routed.map((row) => row.id), keepDelivered: input.keepDelivered ?? false }),
     );
-    if (row) {
-      await removeJobs(tx.db, [deliverJobKey(row.id)]);
-      await recordAudit(tx, { action: "delivery.buried", target: { type: "delivery", id: row.id }, details: { endpointId: row.endpoint_id } });
+    if (changed.length > 0) {
+      await removeJobs(tx.db, [...changed].map((row) => deliverJobKey(row.id)));
+      await recordAudit(tx, {
+        action: "delivery.buried",
+        target: { type: "delivery", id: input.id },
+        details: { endpointId: rows[0]!.endpointId, ...(input.destinationId ? { destinationId: input.destinationId } : {}) },
+      });
       return true;
     }
-    const [existing] = await tx.db
-      .select({ status: deliveries.status })
-      .from(deliveries)
-      .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)));
-    if (!existing) throw new NotFoundError("Delivery");
-    if (existing.status === "delivered") throw new ConflictError("This delivery was delivered meanwhile: there is nothing to bury.");
+    if (routed.every((row) => row.status === "delivered" || row.status === "dead") && routed.some((row) => row.status === "delivered") && input.keepDelivered) {
+      throw new ConflictError("This delivery was delivered meanwhile: there is nothing to bury.");
+    }
     return false;
   });
-  if (buried) logDelivery({ deliveryId: input.id, organizationId: ctx.organizationId }, `buried on request (${ctx.actor.type})`);
+  if (buried) logDelivery({ deliveryId: input.id, organizationId: ctx.organizationId }, `buried on request (${ctx.actor.type})${input.destinationId ? ` for destination ${input.destinationId}` : ""}`);
   return { id: input.id, status: "dead" };
 }

@@ -8,6 +8,8 @@ import { assertStorableText, parseInput } from "@/lib/validation";
 /** The filter shared by the list and the bulk replay/bury calls. */
 export const DeliveryFilter = z.object({
   endpointId: z.string().max(100).optional(),
+  /** A request's row for that destination (API.md "Destinations"). */
+  destinationId: z.string().max(100).optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
   eventType: z.string().max(200).optional(),
   since: isoTime.optional(),
@@ -19,7 +21,7 @@ export type DeliveryFilter = z.infer<typeof DeliveryFilter>;
 export function deliveryFilterFromQuery(query: URLSearchParams): DeliveryFilter & { q?: string } {
   const pick = (name: string) => query.get(name)?.trim() || undefined;
   const filter = parseInput(DeliveryFilter, {
-    endpointId: pick("endpointId"), status: pick("status"), eventType: pick("eventType"), since: pick("since"), until: pick("until"),
+    endpointId: pick("endpointId"), destinationId: pick("destinationId"), status: pick("status"), eventType: pick("eventType"), since: pick("since"), until: pick("until"),
   });
   const q = pick("q");
   assertStorableText(q, "The search q"); // q is not in the schema; a NUL would reach SQL
@@ -44,6 +46,7 @@ export function deliveryFilterWhere(organizationId: string, idFloor: string, fil
     eq(deliveries.organizationId, organizationId),
     gte(deliveries.id, idFloor),
     filter.endpointId ? eq(deliveries.endpointId, filter.endpointId) : undefined,
+    filter.destinationId ? eq(deliveries.destinationId, filter.destinationId) : undefined,
     filter.status ? eq(deliveries.status, filter.status) : undefined,
     filter.eventType ? eventTypeWhere(filter.eventType) : undefined,
     filter.since ? gte(deliveries.receivedAt, new Date(filter.since)) : undefined,

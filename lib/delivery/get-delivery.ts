@@ -1,23 +1,26 @@
-import { and, asc, eq } from "drizzle-orm";
-import { attempts, deliveries, deliveryPayloads } from "@/db/schema";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { attempts, deliveryPayloads } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { presentDelivery, type DeliveryDetail } from "./presentation/present-delivery";
+import { destinationNames, rowsOfRequests } from "./request-rows";
 
-/** One delivery of ctx's organization with headers, body and attempts; another organization's is not found. */
+/**
+ * One stored request of ctx's organization with headers, body, its destinations' rows and every attempt; another
+ * organization's is not found.
+ */
 export async function getDelivery({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<DeliveryDetail> {
-  const [found] = await ctx.db
-    .select({ delivery: deliveries, payload: { headers: deliveryPayloads.headers, body: deliveryPayloads.body } })
-    .from(deliveries)
-    .innerJoin(deliveryPayloads, and(eq(deliveryPayloads.deliveryId, deliveries.id), eq(deliveryPayloads.organizationId, deliveries.organizationId)))
-    .where(and(eq(deliveries.id, input.id), eq(deliveries.organizationId, ctx.organizationId)))
-    .limit(1);
-  if (!found) throw new NotFoundError("Delivery");
-  const { delivery: row, payload } = found;
+  const rows = (await rowsOfRequests(ctx.db, ctx.organizationId, [input.id])).get(input.id) ?? [];
+  if (rows.length === 0) throw new NotFoundError("Delivery");
+  const [payload] = await ctx.db
+    .select({ headers: deliveryPayloads.headers, body: deliveryPayloads.body })
+    .from(deliveryPayloads)
+    .where(and(eq(deliveryPayloads.deliveryId, input.id), eq(deliveryPayloads.organizationId, ctx.organizationId)));
+  if (!payload) throw new NotFoundError("Delivery");
   const attemptRows = await ctx.db
     .select()
     .from(attempts)
-    .where(and(eq(attempts.deliveryId, row.id), eq(attempts.organizationId, ctx.organizationId)))
+    .where(and(inArray(attempts.deliveryId, rows.map((row) => row.id)), eq(attempts.organizationId, ctx.organizationId)))
     .orderBy(asc(attempts.number));
-  return presentDelivery(row, payload, attemptRows);
+  return presentDelivery(rows, payload, attemptRows, await destinationNames(ctx.db, ctx.organizationId, rows));
 }

@@ -5,7 +5,7 @@
 import { retryDelayMs } from "@/lib/delivery/engine";
 
 export interface RetryPlanInput {
-  status: "pending" | "delivering" | "delivered" | "dead";
+  status: "pending" | "delivering" | "delivered" | "dead" | "filtered";
   /** Automatic attempts since the last replay (the one in flight included): what maxAttempts counts. */
   autoAttemptCount: number;
   nextAttemptAt: Date | null;
@@ -29,7 +29,7 @@ export interface RetryPlan {
 
 /** Null for a settled delivery (delivered or dead): it has no schedule. */
 export function retryPlan(input: RetryPlanInput): RetryPlan | null {
-  if (input.status === "delivered" || input.status === "dead") return null;
+  if (input.status === "delivered" || input.status === "dead" || input.status === "filtered") return null;
   const { maxAttempts, retryBaseSeconds } = input;
   const inFlight = input.status === "delivering";
   const last = Math.min(input.autoAttemptCount, maxAttempts);

@@ -1,10 +1,11 @@
 // A short-lived, per-process cache of what ingest needs to know about an endpoint, so the hot path
 // costs one indexed read at most every few seconds per endpoint. Changes made in this process are
 // seen at once (forgetEndpoint); other processes see them within TTL_MS.
-import { getSql } from "@/db";
+import { getDb, getSql } from "@/db";
 import { NotFoundError, StoreUnavailableError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { decryptSecret } from "@/lib/crypto/secret-box";
+import { loadRoutableDestinations, type RoutableDestination } from "@/lib/destinations/route-request";
 import { readProviderSettings } from "@/lib/endpoints/provider-settings";
 import { processSingleton } from "@/lib/runtime/process-singleton";
 import type { Provider } from "@/lib/signatures";
@@ -20,6 +21,8 @@ export interface IngestEndpoint {
   verifyToken: string | null;
   maxBodyBytes: number;
   toleranceSeconds: number;
+  /** Where its requests go, filters compiled: once per load, not per request. */
+  destinations: RoutableDestination[];
   /** When the previous secret stops verifying; the entry is refreshed then. */
   expiresAt: number;
 }
@@ -36,6 +39,7 @@ async function load(id: string): Promise<IngestEndpoint | null> {
            generic_hmac, max_body_bytes, tolerance_seconds
     from endpoints where id = ${id}`;
   if (!row) return null;
+  const destinations = await loadRoutableDestinations(getDb(), id);
   const now = Date.now();
   const previousUntil = row.previous_secret_valid_until ? new Date(row.previous_secret_valid_until).getTime() : 0;
   const secrets = [row.secret_encrypted, previousUntil > now ? row.previous_secret_encrypted : null]
@@ -51,6 +55,7 @@ async function load(id: string): Promise<IngestEndpoint | null> {
     verifyToken: settings.verifyTokenEncrypted ? decryptSecret(settings.verifyTokenEncrypted) : null,
     maxBodyBytes: row.max_body_bytes,
     toleranceSeconds: row.tolerance_seconds,
+    destinations,
     expiresAt: Math.min(now + TTL_MS, previousUntil > now ? previousUntil : Infinity),
   };
 }

@@ -1,5 +1,6 @@
 // The group committer against a real database, fed rows directly (past ingest's own checks): a batch
 // shared by organizations where the database refuses one row.
+import { defaultLanes } from "@/lib/destinations/route-request";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 function delivery(endpoint: { id: string; organizationId: string }, fields: Partial<NewDelivery> = {}): NewDelivery {
   const id = newId("dlv");
-  return { id, organizationId: endpoint.organizationId, endpointId: endpoint.id, externalId: `evt_${id}`, eventType: "ok.event", headers: { "content-type": "application/json" }, body: Buffer.from('{"ok":true}'), sourceIp: null, ...fields };
+  return { id, organizationId: endpoint.organizationId, endpointId: endpoint.id, lanes: defaultLanes(id, endpoint.id), externalId: `evt_${id}`, eventType: "ok.event", headers: { "content-type": "application/json" }, body: Buffer.from('{"ok":true}'), sourceIp: null, ...fields };
 }
 
 const committer = (options: Partial<ConstructorParameters<typeof GroupCommitter>[1]> = {}) =>

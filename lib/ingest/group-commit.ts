@@ -12,13 +12,16 @@ import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
-import { defaultDestinationId } from "@/lib/destinations/destination-ids";
+import type { RequestLane } from "@/lib/destinations/route-request";
 import { logger } from "@/lib/logging/logger";
 
 export interface NewDelivery {
+  /** The request's id: its payload's and dedupe key's, and the answer's. */
   id: string;
   organizationId: string;
   endpointId: string;
+  /** Its delivery rows, one per destination it goes to, or the one `filtered` row (lib/destinations/route-request.ts). */
+  lanes: RequestLane[];
   externalId: string;
   eventType: string | null;
   headers: Record<string, string>;
@@ -67,7 +70,7 @@ const STORE = `
     order by e.id for share
   ),
   rows as materialized (
-    select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, destination_id text,
+    select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, lanes json,
          external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text)
   ),
   keyed as (
@@ -80,18 +83,21 @@ const STORE = `
     returning delivery_id
   ),
   inserted as (
-    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, parked_at)
-    select i.id, i.organization_id, i.endpoint_id, i.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
+    -- A row per destination the request goes to (its lanes), all sharing its payload and key.
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, status, parked_at)
+    select l.id, i.organization_id, i.endpoint_id, l.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
+           case when l.filtered then 'filtered' else 'pending' end,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
-           case when i.destination_id in (select id from held) then clock_timestamp() end
+           case when not l.filtered and l.destination_id in (select id from held) then clock_timestamp() end
     from rows i join keyed on keyed.delivery_id = i.id
-    returning id, destination_id, parked_at
+    cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean)
+    returning id, destination_id, status, parked_at
   ), payloads as (
     -- The headers and body of the rows inserted, and of no other: a duplicate's payload is the first one's.
     -- In this statement, so that a delivery is never without its payload.
     insert into delivery_payloads (delivery_id, organization_id, headers, body)
     select i.id, i.organization_id, i.headers, decode(i.body, 'base64')
-    from rows i join inserted on inserted.id = i.id
+    from rows i join keyed on keyed.delivery_id = i.id
   ), enqueued as (
     -- Each inserted delivery's job, unless it is parked. Unkeyed: a delivery just inserted has no job
     -- a key could replace, and add_jobs skips its key work (the key index, the conflict check, the
@@ -99,10 +105,11 @@ const STORE = `
     -- delivery settled and end; a replay before it runs adds the keyed job beside it, and the claim
     -- lets only one attempt happen. Not called without a job to add: add_jobs NOTIFYs even for none,
     -- and notifying commits queue on one lock (STACK-NOTES 5).
-    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null`)} as jobs
-    where exists (select 1 from inserted where inserted.parked_at is null)
+    select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null and inserted.status = 'pending'`)} as jobs
+    where exists (select 1 from inserted where inserted.parked_at is null and inserted.status = 'pending')
   )
-  select inserted.id from inserted, (select count(*) from enqueued) as forced`;
+  -- The requests stored (a row each at least), once the rows, their payloads and jobs are.
+  select keyed.delivery_id as id from keyed, (select count(*) from inserted) as rows_in, (select count(*) from enqueued) as forced`;
 
 const FIND_EXISTING = `
   select d.delivery_id as id, d.endpoint_id, d.external_id
@@ -238,12 +245,12 @@ export class GroupCommitter {
       throw new StoreUnavailableError("The delivery could not be stored in time; nothing was kept. Retry later.");
     }
     const rows = batch.map(({ delivery: d }) => ({
-      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, destination_id: defaultDestinationId(d.endpointId), external_id: d.externalId,
+      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, lanes: d.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered })), external_id: d.externalId,
       event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.
-    const destinationIds = JSON.stringify([...new Set(rows.map((row) => row.destination_id))]);
+    const destinationIds = JSON.stringify([...new Set(batch.flatMap((w) => w.delivery.lanes.map((l) => l.destinationId)))]);
     const result = await this.sql().unsafe(STORE, [JSON.stringify(rows), destinationIds], { prepare: true });
     return new Set(result.map((r) => r.id as string));
   }

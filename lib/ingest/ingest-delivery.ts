@@ -1,9 +1,11 @@
 // POST /in/:endpointId, step by step: find the endpoint → its organization's rate (429) → read the raw
 // body (bounded: 413; counted against the organization's share of the body budget: 429) → verify the
-// signature over those exact bytes (401; kept in the endpoint's quarantine, lib/quarantine) → check the event id (400) → store + enqueue in one transaction
+// signature over those exact bytes (401; kept in the endpoint's quarantine, lib/quarantine) → check the event id (400)
+// → match its destinations' filters (lib/destinations/route-request.ts) → store + enqueue in one transaction
 // (group commit) → answer. Nothing is stored before verification; the 200 goes out only after the commit.
 import { ingestUrl } from "@/lib/endpoints/present-endpoint";
 import { NotFoundError, SignatureError, TooManyRequestsError, type DomainError } from "@/lib/errors";
+import { filterInputOf, lanesFor } from "@/lib/destinations/route-request";
 import { newId } from "@/lib/ids";
 import { verifySignature } from "@/lib/signatures";
 import type { HandshakeAnswer } from "@/lib/signatures/types";
@@ -75,6 +77,7 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
       id,
       organizationId: endpoint.organizationId,
       endpointId: endpoint.id,
+      lanes: lanesFor(id, endpoint.id, endpoint.destinations, () => filterInputOf({ headers, body, url: request.url })),
       externalId,
       eventType: storableEventType(verified.eventType),
       headers,

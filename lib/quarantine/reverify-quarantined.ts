@@ -20,7 +20,7 @@ import { readProviderSettings } from "@/lib/endpoints/provider-settings";
 import { newId } from "@/lib/ids";
 import { storableEventId, storableEventType } from "@/lib/delivery/storable-fields";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
-import { defaultDestinationId } from "@/lib/destinations/destination-ids";
+import { filterInputOf, lanesFor, loadRoutableDestinations, type RequestLane, type RoutableDestination } from "@/lib/destinations/route-request";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { verifySignature } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures";
@@ -38,14 +38,15 @@ export interface ReverifyResult {
 
 type EndpointRow = Awaited<ReturnType<typeof getEndpointRowOrThrow>>;
 type Row = { seq: number; id: string; receivedAt: Date; sourceIp: string | null; sealed: Buffer };
-type Admitted = { seq: number; id: string; externalId: string; eventType: string | null; headers: Record<string, string>; body: string; sizeBytes: number; sourceIp: string | null; receivedAt: string };
+type Admitted = { seq: number; id: string; lanes: RequestLane[]; externalId: string; eventType: string | null; headers: Record<string, string>; body: string; sizeBytes: number; sourceIp: string | null; receivedAt: string };
 
 /** `dryRun` only counts what would be admitted and changes nothing. 404 for another organization's endpoint. */
 export async function reverifyQuarantined({ ctx, input }: { ctx: Ctx; input: { endpointId: string; dryRun?: boolean } }): Promise<ReverifyResult> {
   const endpoint = await getEndpointRowOrThrow({ ctx, input: { id: input.endpointId } });
   // `none` verifies nothing: switching an endpoint to it must not let in everything it once refused.
   if (endpoint.provider === "none") return input.dryRun ? { count: 0 } : { count: 0, duplicates: 0 };
-  const check = verifierFor(endpoint);
+  // What it admits goes to the destinations whose filters match it now, as ingest would have sent it.
+  const check = verifierFor(endpoint, await loadRoutableDestinations(ctx.db, endpoint.id));
   let after = 0;
   let count = 0;
   let duplicates = 0;
@@ -83,7 +84,7 @@ export async function reverifyQuarantined({ ctx, input }: { ctx: Ctx; input: { e
 }
 
 /** A function telling what one quarantined row is now: a delivery to store, a handshake (dropped), or null (still refused). */
-function verifierFor(endpoint: EndpointRow) {
+function verifierFor(endpoint: EndpointRow, destinations: RoutableDestination[]) {
   const current = endpoint.secretEncrypted ? decryptSecret(endpoint.secretEncrypted) : null;
   const previous = endpoint.previousSecretEncrypted ? decryptSecret(endpoint.previousSecretEncrypted) : null;
   const previousUntil = endpoint.previousSecretValidUntil?.getTime() ?? 0;
@@ -104,8 +105,10 @@ function verifierFor(endpoint: EndpointRow) {
         toleranceSeconds: endpoint.toleranceSeconds, now: row.receivedAt, genericHmac: settings.genericHmac,
       });
       if (verified.handshake !== undefined) return "handshake";
+      const id = newId("dlv");
       return {
-        id: newId("dlv"),
+        id,
+        lanes: lanesFor(id, endpoint.id, destinations, () => filterInputOf(request)),
         // Without a provider event id, the quarantined request's own id: admitting it twice is impossible.
         externalId: verified.externalId !== null ? storableEventId(verified.externalId) : row.id,
         eventType: storableEventType(verified.eventType),
@@ -128,8 +131,11 @@ function verifierFor(endpoint: EndpointRow) {
 async function admit(db: Tx, organizationId: string, endpointId: string, rows: Admitted[], seqs: number[]): Promise<string[]> {
   const result = await db.execute<{ id: string | null }>(sql`
     with rows as materialized (
-      select * from json_to_recordset(${JSON.stringify(rows.map((r) => ({ ...r, external_id: r.externalId, event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt })))}::text::json)
-        as i(id text, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
+      select * from json_to_recordset(${JSON.stringify(rows.map((r) => ({
+        ...r, lanes: r.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered })), external_id: r.externalId,
+        event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt,
+      })))}::text::json)
+        as i(id text, lanes json, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
     ), keyed as (
       -- The dedupe key first, as ingest's statement does: a key already stored inserts no delivery.
       insert into delivery_keys (endpoint_id, external_id, delivery_id)
@@ -138,23 +144,27 @@ async function admit(db: Tx, organizationId: string, endpointId: string, rows: A
       on conflict (endpoint_id, external_id) do nothing
       returning delivery_id
     ), inserted as (
-      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, received_at)
-      select i.id, ${organizationId}, ${endpointId}, ${defaultDestinationId(endpointId)}, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at
+      -- A row per destination it goes to (or its one 'filtered' row), as ingest stores them.
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, received_at, status)
+      select l.id, ${organizationId}, ${endpointId}, l.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at,
+        case when l.filtered then 'filtered' else 'pending' end
       from rows i join keyed on keyed.delivery_id = i.id
-      returning id, destination_id
+      cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean)
+      returning id, destination_id, status
     ), payloads as (
       -- Only the rows inserted: a duplicate keeps the payload it was first stored with.
       insert into delivery_payloads (delivery_id, organization_id, headers, body)
       select i.id, ${organizationId}, i.headers, decode(i.body, 'base64')
-      from rows i join inserted on inserted.id = i.id
+      from rows i join keyed on keyed.delivery_id = i.id
     ), enqueued as (
-      select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted`))} as jobs
+      select ${sql.raw(addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted where inserted.status = 'pending'`))} as jobs
     ), gone as (
       delete from quarantined_requests q
       where q.endpoint_id = ${endpointId} and q.organization_id = ${organizationId} and q.seq = any(${`{${seqs.join(",")}}`}::bigint[])
       returning 1
     )
-    select inserted.id from (select count(*) from enqueued) as forced, (select count(*) from gone) as removed
-    left join inserted on true`);
+    select keyed.delivery_id as id from (select count(*) from enqueued) as forced, (select count(*) from gone) as removed,
+      (select count(*) from inserted) as rows_in
+    left join keyed on true`);
   return result.map((row) => row.id).filter((id): id is string => id !== null);
 }

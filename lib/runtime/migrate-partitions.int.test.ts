@@ -3,6 +3,7 @@
 // every row stays as it was, in the legacy partitions, under the indexes it had (attached, not built again);
 // ingest still answers a repeat of a stored event id with the stored delivery, and stores new ones in this
 // week's partition; deleting a delivery still takes its payload, attempts and key with it; stats are unchanged.
+import { defaultLanes } from "@/lib/destinations/route-request";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { ONLINE_INDEXES } from "@/db/online-indexes";
@@ -115,8 +116,8 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
 
       // Ingest: a stored event id is a duplicate of the stored delivery; a new one goes in this week's partition.
       const committer = new GroupCommitter(() => sql, { timeoutMs: 8_000, statementTimeoutMs: 5_000, maxBatch: 50, maxConcurrent: 1 });
-      const webhook = (externalId: string): NewDelivery => ({
-        id: newId("dlv"), organizationId: "org_u", endpointId: "ep_u_a", externalId, eventType: "order.new",
+      const webhook = (externalId: string, id = newId("dlv")): NewDelivery => ({
+        id, organizationId: "org_u", endpointId: "ep_u_a", lanes: defaultLanes(id, "ep_u_a"), externalId, eventType: "order.new",
         headers: {}, body: Buffer.from("{}"), sourceIp: null,
       });
       const stored = before.deliveries.find((row) => row.endpoint_id === "ep_u_a" && row.status === "delivered")!;

@@ -1,5 +1,6 @@
 // Bodies become searchable off the acknowledgement: ingest's shared statement makes no trigram entry, and the
 // indexer serves organizations by turns, so one organization's big bodies wait behind nobody's but its own.
+import { defaultLanes } from "@/lib/destinations/route-request";
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
@@ -54,7 +55,7 @@ describe("the body's trigram entries", () => {
     const id = newId("dlv");
     const before = await trigramEntriesPending();
     await committer.store({
-      id, organizationId: org.organizationId, endpointId, externalId: `evt_${id}`, eventType: "order.created",
+      id, organizationId: org.organizationId, endpointId, lanes: defaultLanes(id, endpointId), externalId: `evt_${id}`, eventType: "order.created",
       headers: { "content-type": "application/json" }, body: Buffer.from('{"note":"a quokka arrived"}'), sourceIp: null,
     });
     expect(await trigramEntriesPending()).toBe(before);

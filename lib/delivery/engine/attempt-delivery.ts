@@ -4,6 +4,7 @@
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
 import { getSql } from "@/db";
+import { requestIdOf } from "@/lib/ids";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { claimDelivery, claimLeftByJob } from "./claim-delivery";
@@ -83,7 +84,7 @@ async function attemptOnce(
   let send: SendOutput;
   try {
     const outboundSecret = attempt.outboundSecretEncrypted ? decryptSecret(attempt.outboundSecretEncrypted) : null;
-    const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: attempt.deliveryId, destinationId: attempt.destinationId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
+    const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: requestIdOf(attempt.deliveryId), destinationId: attempt.destinationId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
     send = await sendToDestination({ url: attempt.destinationUrl, headers, body: attempt.body, timeoutMs: attempt.timeoutMs, signal: options.signal });
   } catch (error) {
     // The destination's outbound secret cannot be read or used: nothing was sent, and retrying will not help.

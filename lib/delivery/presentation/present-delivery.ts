@@ -1,4 +1,5 @@
 import type { attempts, deliveries, deliveryPayloads } from "@/db/schema";
+import { requestIdOf } from "@/lib/ids";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 type PayloadRow = Pick<typeof deliveryPayloads.$inferSelect, "headers" | "body">;
@@ -6,21 +7,50 @@ type AttemptRow = typeof attempts.$inferSelect;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** The list item of API.md's Deliveries. */
-export function presentDeliverySummary(row: DeliveryRow) {
+/** How settled a status is: a request's status is its least settled row's (API.md "Destinations"). */
+const SETTLEDNESS: Record<DeliveryRow["status"], number> = { delivering: 0, pending: 1, dead: 2, delivered: 3, filtered: 4 };
+
+const latest = (dates: (Date | null)[]) => dates.reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+const earliest = (dates: (Date | null)[]) => dates.reduce<Date | null>((a, b) => (b && (!a || b < a) ? b : a), null);
+
+/** One destination's part of a request (`destinations` of the item). */
+export function presentDestinationRow(row: DeliveryRow, name: string | undefined) {
   return {
-    id: row.id,
-    endpointId: row.endpointId,
-    externalId: row.externalId,
-    eventType: row.eventType,
+    destinationId: row.destinationId,
+    name: name ?? null,
     status: row.status,
-    receivedAt: row.receivedAt.toISOString(),
     attemptCount: row.attemptCount,
     lastStatusCode: row.lastStatusCode,
     lastError: row.lastError,
     nextAttemptAt: iso(row.nextAttemptAt),
     deliveredAt: iso(row.deliveredAt),
-    sizeBytes: row.sizeBytes,
+  };
+}
+
+/**
+ * The list item of API.md's Deliveries: a stored request summed up over its rows (one per destination, or its one
+ * `filtered` row). `rows` is not empty; the first row's id is taken as the request's when it has no separator.
+ */
+export function presentDeliverySummary(rows: readonly DeliveryRow[], names: ReadonlyMap<string, string> = new Map()) {
+  const first = rows[0]!;
+  const routed = rows.filter((row) => row.status !== "filtered");
+  const status = rows.reduce((least, row) => (SETTLEDNESS[row.status] < SETTLEDNESS[least] ? row.status : least), first.status);
+  // The last attempt anywhere: the row whose last attempt ended last (its row changed then); rows tried first.
+  const lastTried = [...routed].sort((a, b) => Number(b.attemptCount > 0) - Number(a.attemptCount > 0) || b.updatedAt.getTime() - a.updatedAt.getTime())[0];
+  return {
+    id: requestIdOf(first.id),
+    endpointId: first.endpointId,
+    externalId: first.externalId,
+    eventType: first.eventType,
+    status,
+    receivedAt: first.receivedAt.toISOString(),
+    attemptCount: routed.reduce((sum, row) => sum + row.attemptCount, 0),
+    lastStatusCode: lastTried?.lastStatusCode ?? null,
+    lastError: lastTried?.lastError ?? null,
+    nextAttemptAt: iso(earliest(routed.map((row) => row.nextAttemptAt))),
+    deliveredAt: status === "delivered" ? iso(latest(routed.map((row) => row.deliveredAt))) : null,
+    sizeBytes: first.sizeBytes,
+    destinations: routed.map((row) => presentDestinationRow(row, names.get(row.destinationId))),
   };
 }
 export type DeliverySummary = ReturnType<typeof presentDeliverySummary>;
@@ -36,8 +66,9 @@ export function presentBody(body: Buffer): { body: string; bodyEncoding: "utf8" 
   }
 }
 
-export function presentAttempt(row: AttemptRow) {
+export function presentAttempt(row: AttemptRow, destinationId: string) {
   return {
+    destinationId,
     number: row.number,
     trigger: row.trigger,
     startedAt: row.startedAt.toISOString(),
@@ -48,12 +79,15 @@ export function presentAttempt(row: AttemptRow) {
   };
 }
 
-export function presentDelivery(row: DeliveryRow, payload: PayloadRow, attemptRows: AttemptRow[]) {
+/** `attemptRows`: every attempt of the request's rows, each told apart by its row (delivery_id). */
+export function presentDelivery(rows: readonly DeliveryRow[], payload: PayloadRow, attemptRows: AttemptRow[], names: ReadonlyMap<string, string> = new Map()) {
+  const destinationOf = new Map(rows.map((row) => [row.id, row.destinationId]));
+  const ordered = [...attemptRows].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.number - b.number);
   return {
-    ...presentDeliverySummary(row),
+    ...presentDeliverySummary(rows, names),
     headers: payload.headers,
     ...presentBody(payload.body),
-    attempts: attemptRows.map(presentAttempt),
+    attempts: ordered.map((attempt) => presentAttempt(attempt, destinationOf.get(attempt.deliveryId) ?? rows[0]!.destinationId)),
   };
 }
 export type DeliveryDetail = ReturnType<typeof presentDelivery>;

@@ -24,5 +24,6 @@ export const BURY = (input: { organizationId: string; ids: string[]; keepDeliver
   from locked
   -- The ids named again, so that the update reads only their weeks' partitions.
   where deliveries.id = locked.id and ${inArray(deliveries.id, input.ids)} and deliveries.organization_id = ${input.organizationId}
-    and deliveries.status <> 'dead' ${input.keepDelivered ? sql`and deliveries.status <> 'delivered'` : sql``}
+    -- A filtered row went to no destination: nothing to bury (API.md).
+    and deliveries.status not in ('dead', 'filtered') ${input.keepDelivered ? sql`and deliveries.status <> 'delivered'` : sql``}
   returning deliveries.id, deliveries.endpoint_id`;

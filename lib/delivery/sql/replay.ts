@@ -30,7 +30,10 @@ export const REPLAY = (input: { organizationId: string; ids: string[] }): SQL =>
     from locked
     -- The ids named again, so that the update reads only their weeks' partitions.
     where deliveries.id = locked.id and ${inArray(deliveries.id, input.ids)} and deliveries.organization_id = ${input.organizationId}
-      and ${noAttemptInFlight}
+      -- A filtered row is routed again by its filters, not replayed (replay-delivery.ts routeAgain).
+      and ${noAttemptInFlight} and deliveries.status <> 'filtered'
+      -- Not to a deleted destination: its row goes, and nothing would take the delivery (end-destination-deliveries.ts).
+      and exists (select 1 from destinations x where x.id = deliveries.destination_id and x.deleted_at is null)
     returning deliveries.id, deliveries.endpoint_id, deliveries.destination_id, deliveries.external_id
   ),
   -- The replayed deliveries' dedupe keys put back. Retention deletes an expired week's keys before it drops the

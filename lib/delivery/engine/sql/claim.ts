@@ -151,4 +151,5 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from verdict v join ep on ep.id = v.destination_id
   left join claimed c on c.id = v.id
-  left join delivery_payloads p on p.delivery_id = c.id ${withinIdBounds(own, "p.delivery_id", "$6", "$7")}`);
+  -- A request's row for another destination than its default shares the request's payload (lib/ids.ts deliveryRowId).
+  left join delivery_payloads p on p.delivery_id = split_part(c.id, ':', 1) ${withinIdBounds(own, "p.delivery_id", "$6", "$7")}`);

@@ -142,7 +142,8 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
     chains === null
       ? ""
       : `left join claimed c on c.ord = i.ord
-  left join delivery_payloads p on p.delivery_id = c.id ${withinIdBounds(chains, "p.delivery_id", "$3")}`
+  -- Keyed by the request's id, which a row for another destination than its default begins with (lib/ids.ts).
+  left join delivery_payloads p on p.delivery_id = split_part(c.id, ':', 1) ${withinIdBounds(chains, "p.delivery_id", "$3")}`
   }
   left join moved m on m.id = i.delivery_id and m.status = 'pending' and exists (select 1 from mine where mine.ord = i.ord)
   cross join (select count(*) from retried) as retries_added

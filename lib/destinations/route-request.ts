@@ -1,0 +1,63 @@
+// Which of an endpoint's destinations a stored request goes to: each whose filter matches it (no filter matches
+// everything), one delivery row each (lib/ids.ts deliveryRowId); none → one row of status `filtered`. Filters
+// are compiled when an endpoint's destinations are loaded (the ingest cache, a re-verify, a replay), never
+// interpreted from their JSON per request.
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { deliveryRowId } from "@/lib/ids";
+import { logger } from "@/lib/logging/logger";
+import { defaultDestinationId } from "./destination-ids";
+import { compileFilter, parseFilterBody, toFilterQuery, type FilterInput, type FilterMatch } from "./filter";
+
+export interface RoutableDestination {
+  id: string;
+  isDefault: boolean;
+  /** Null: no filter, every request matches. */
+  match: FilterMatch | null;
+}
+
+/** One delivery row of a request: its id, its destination, and whether it is the `filtered` row. */
+export interface RequestLane {
+  id: string;
+  destinationId: string;
+  filtered: boolean;
+}
+
+/** A destination row as stored, its filter compiled. A stored filter that no longer compiles matches nothing. */
+export function routableDestination(row: { id: string; isDefault: boolean; filter: unknown }): RoutableDestination {
+  if (row.filter === null || row.filter === undefined) return { id: row.id, isDefault: row.isDefault, match: null };
+  const compiled = compileFilter(row.filter);
+  if (compiled.ok) return { id: row.id, isDefault: row.isDefault, match: compiled.match };
+  logger.error({ destinationId: row.id }, `[destinations] destination ${row.id}: its stored filter does not compile (${compiled.path}: ${compiled.message}); it matches nothing`);
+  return { id: row.id, isDefault: row.isDefault, match: () => false };
+}
+
+/** An endpoint's destinations that take new requests (not deleted), the default first (its rows keep the request's id). */
+export async function loadRoutableDestinations(db: DbOrTx, endpointId: string): Promise<RoutableDestination[]> {
+  const rows = await db.execute<{ id: string; is_default: boolean; filter: unknown }>(sql`
+    select id, is_default, filter from destinations where endpoint_id = ${endpointId} and deleted_at is null
+    order by is_default desc, id`);
+  return [...rows].map((row) => routableDestination({ id: row.id, isDefault: row.is_default, filter: row.filter }));
+}
+
+/** What a filter sees of a request. */
+export function filterInputOf(request: { headers: Record<string, string>; body: Buffer; url: string }): FilterInput {
+  const url = new URL(request.url, "http://inbox.invalid");
+  return { body: parseFilterBody(request.body, request.headers["content-type"]), headers: request.headers, query: toFilterQuery(url.searchParams), path: url.pathname };
+}
+
+/**
+ * The rows request `requestId` of endpoint `endpointId` is stored as. `input` is asked at most once, and only
+ * when some destination has a filter.
+ */
+export function lanesFor(requestId: string, endpointId: string, destinations: readonly RoutableDestination[], input: () => FilterInput): RequestLane[] {
+  let seen: FilterInput | undefined;
+  const matched = destinations.filter((d) => d.match === null || d.match((seen ??= input())));
+  if (matched.length === 0) return [{ id: requestId, destinationId: defaultDestinationId(endpointId), filtered: true }];
+  return matched.map((d, i) => ({ id: deliveryRowId(requestId, d.id, i === 0), destinationId: d.id, filtered: false }));
+}
+
+/** The one row of a request to an endpoint that has its default destination alone and no filter. */
+export function defaultLanes(requestId: string, endpointId: string): RequestLane[] {
+  return [{ id: requestId, destinationId: defaultDestinationId(endpointId), filtered: false }];
+}
