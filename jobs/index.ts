@@ -6,6 +6,7 @@ import { applyRetentionTask } from "./apply-retention";
 import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
+import { endDestinationDeliveriesTask } from "./end-destination-deliveries";
 import { indexBodiesTask } from "./index-bodies";
 import { deliveryPartitionsTask } from "./delivery-partitions";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
@@ -20,6 +21,7 @@ export const taskList = taskListOf({
   "check-alerts": checkAlertsTask,
   "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
+  "end-destination-deliveries": endDestinationDeliveriesTask,
   "index-bodies": indexBodiesTask,
   "delivery-partitions": deliveryPartitionsTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,

@@ -9,6 +9,8 @@ export type ErrorCode =
   | "conflict"
   | "attempt_in_flight"
   | "limit_reached"
+  | "invalid_filter"
+  | "default_destination"
   | "method_not_allowed"
   | "payload_too_large"
   | "invalid_signature"
@@ -76,6 +78,20 @@ export class AttemptInFlightError extends DomainError {
 export class LimitReachedError extends DomainError {
   constructor(message: string) {
     super("limit_reached", 409, message);
+  }
+}
+
+/** A destination's filter that compileFilter refuses (lib/destinations/filter.ts); the message names its path. Always 400. */
+export class InvalidFilterError extends DomainError {
+  constructor(message: string) {
+    super("invalid_filter", 400, message);
+  }
+}
+
+/** The default destination cannot be deleted: the endpoint's own fields are its (API.md "Destinations"). Always 409. */
+export class DefaultDestinationError extends DomainError {
+  constructor() {
+    super("default_destination", 409, "An endpoint always keeps its default destination (its destinationUrl, paused and retry settings are that one's); delete the endpoint instead.");
   }
 }
 

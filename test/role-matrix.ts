@@ -7,6 +7,7 @@ import { getSql } from "@/db";
 import type { Role } from "@/lib/access/roles";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createCtx, type Ctx } from "@/lib/context";
+import { createDestination } from "@/lib/destinations/create-destination";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { memberWithSession } from "@/test/dashboard-session";
 import { createDeliveryFixture } from "@/test/delivery-fixtures";
@@ -50,6 +51,12 @@ export function useRoleMatrixWorld() {
 // Fresh targets for each call, so one role's allowed change never decides what the next role meets.
 export const endpoint = async (provider = "standard-webhooks") =>
   createEndpoint({ ctx: world().ctx, input: { name: `ep-${Math.random().toString(36).slice(2, 8)}`, provider, destinationUrl: "http://127.0.0.1:9/hook" } });
+/** A fresh endpoint with a destination beside its default one. */
+export const destination = async () => {
+  const { id: endpointId } = await endpoint("none");
+  const made = await createDestination({ ctx: world().ctx, input: { endpointId, body: { name: "extra", url: "http://127.0.0.1:9/extra" } } });
+  return { endpointId, id: made.id };
+};
 export const delivery = async (status: "pending" | "delivered" | "dead" = "dead") => {
   const { id: endpointId } = await endpoint("none");
   return { endpointId, ...(await createDeliveryFixture({ ctx: world().ctx, endpointId, status, enqueue: false })) };
@@ -65,6 +72,8 @@ export async function organizationState(organizationId: string) {
          from endpoints e join destinations d on d.endpoint_id = e.id and d.is_default where e.organization_id = ${organizationId}) as endpoints,
       (select coalesce(string_agg(concat_ws('|', id, status, updated_at, pending_since, parked_at, next_attempt_at), ',' order by id), '')
          from deliveries where organization_id = ${organizationId}) as deliveries,
+      (select coalesce(string_agg(concat_ws('|', id, name, url, filter, rate_per_second, ordering_key, paused, outbound_secret_encrypted, deleted_at, updated_at), ',' order by id), '')
+         from destinations where organization_id = ${organizationId}) as destinations,
       (select coalesce(string_agg(concat_ws('|', id, name, role, revoked_at), ',' order by id), '') from api_keys where organization_id = ${organizationId}) as api_keys,
       (select coalesce(string_agg(concat_ws('|', user_id, role), ',' order by user_id), '') from memberships where organization_id = ${organizationId}) as memberships,
       (select coalesce(string_agg(concat_ws('|', id, role, withdrawn_at, accepted_at), ',' order by id), '') from invitations where organization_id = ${organizationId}) as invitations,

@@ -11,7 +11,7 @@ import { inviteMember } from "@/lib/invitations/invite-member";
 import { memberWithSession } from "@/test/dashboard-session";
 import { useTestDatabase } from "@/test/db";
 import { callRoute } from "@/test/fixtures";
-import { delivery, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
+import { delivery, destination, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
 
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
 useTestDatabase();
@@ -29,6 +29,11 @@ interface RestCase {
   request?: () => Promise<{ params?: Record<string, string>; body?: unknown; query?: string }>;
 }
 
+const destinationParams = async () => {
+  const { endpointId, id } = await destination();
+  return { id: endpointId, destinationId: id };
+};
+
 const REST_ROUTES: RestCase[] = [
   { route: "GET /api/v1/endpoints", permission: "read", load: () => import("@/app/api/v1/endpoints/route") },
   {
@@ -45,6 +50,26 @@ const REST_ROUTES: RestCase[] = [
   {
     route: "POST /api/v1/endpoints/[id]/rotate-secret", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/rotate-secret/route"),
     request: async () => ({ params: { id: (await endpoint()).id }, body: {} }),
+  },
+  {
+    route: "GET /api/v1/endpoints/[id]/destinations", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/destinations/route"),
+    request: async () => ({ params: { id: (await endpoint()).id } }),
+  },
+  {
+    route: "POST /api/v1/endpoints/[id]/destinations", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/route"),
+    request: async () => ({ params: { id: (await endpoint()).id }, body: { name: "Made", url: "http://127.0.0.1:9/made" } }),
+  },
+  {
+    route: "GET /api/v1/endpoints/[id]/destinations/[destinationId]", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route"),
+    request: async () => ({ params: await destinationParams() }),
+  },
+  {
+    route: "PATCH /api/v1/endpoints/[id]/destinations/[destinationId]", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route"),
+    request: async () => ({ params: await destinationParams(), body: { name: "Renamed", paused: true } }),
+  },
+  {
+    route: "DELETE /api/v1/endpoints/[id]/destinations/[destinationId]", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route"),
+    request: async () => ({ params: await destinationParams() }),
   },
   { route: "GET /api/v1/endpoints/[id]/quarantine", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/quarantine/route"), request: async () => ({ params: { id: (await endpoint()).id } }) },
   {

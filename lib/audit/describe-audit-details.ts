@@ -44,5 +44,5 @@ export function describeAuditDetails(action: string, details: Record<string, unk
   return lines.length > 4 ? [...lines.slice(0, 3), lines.slice(3).join(" · ")] : lines;
 }
 
-const FIRST = ["name", "email", "role", "provider", "destinationUrl"];
+const FIRST = ["name", "email", "role", "provider", "destinationUrl", "type", "url"];
 const rank = (name: string) => (FIRST.includes(name) ? FIRST.indexOf(name) : FIRST.length);

@@ -10,6 +10,9 @@ export type AuditAction =
   | "endpoint.updated"
   | "endpoint.deleted"
   | "endpoint.secret_rotated"
+  | "destination.created"
+  | "destination.updated"
+  | "destination.deleted"
   | "delivery.replayed"
   | "delivery.buried"
   | "deliveries.replayed"
@@ -23,7 +26,7 @@ export type AuditAction =
   | "member.removed"
   | "organization.updated";
 
-export type AuditTargetType = "organization" | "endpoint" | "delivery" | "api_key" | "member" | "invitation";
+export type AuditTargetType = "organization" | "endpoint" | "destination" | "delivery" | "api_key" | "member" | "invitation";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -69,6 +69,7 @@ export const CONFIG_VARIABLES = {
     doc: "bearer token for Prometheus scraping of `/api/metrics`",
   }),
   ORG_MAX_ENDPOINTS: variable({ group: "web", type: wholeNumber(1), default: 100, doc: "endpoints one organization may have; one more answers 409 `limit_reached`" }),
+  ENDPOINT_MAX_DESTINATIONS: variable({ group: "web", type: wholeNumber(1), default: 25, doc: "destinations one endpoint may have, its default one included; one more answers 409 `limit_reached`" }),
   INBOX_PEER_ADDRESS_APPENDED: variable<string | undefined>({
     group: "web", type: text(), default: undefined, internal: true,
     doc: "set to 1 by the web server's peer hook (lib/http/peer-address-hook.cjs): the last X-Forwarded-For entry is the socket peer",
@@ -163,7 +164,7 @@ export const CONFIG_VARIABLES = {
   }),
   // 500: each batch's commit writes its WAL in one burst that other tenants' commits wait behind: at 1,000 a
   // batch, their ingest p99 during a 200,000-delivery purge was 85–109 ms on a slow day
-  // (delete-endpoint.solo.int.test.ts); at 500, 68 ms.
+  // (delete-endpoint-purge.int.test.ts); at 500, 68 ms.
   ENDPOINT_PURGE_BATCH_SIZE: variable({ group: "retention", type: wholeNumber(1), default: 500, doc: "deliveries a deleted endpoint's (or organization's) background purge removes per transaction" }),
 
   // Sign-in, sign-up and secrets

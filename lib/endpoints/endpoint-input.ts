@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
 import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
-  maxAttempts: 8,
-  retryBaseSeconds: 5,
-  timeoutMs: 15_000,
+  ...DESTINATION_DEFAULTS,
   maxBodyBytes: 1_048_576,
   toleranceSeconds: 300,
 } as const;
@@ -24,34 +23,21 @@ const secret = z.string().trim().min(1, "secret must not be empty").max(500);
 /** Meta's per-endpoint verify token (its GET subscription handshake); null removes it. */
 const verifyToken = z.string().trim().min(1, "verifyToken must not be empty").max(500).nullable();
 
-// What the signer can use: standardwebhooks strips an optional whsec_ and decodes padded standard
-// base64 (it throws on anything else, so a bad secret killed every delivery with "cannot sign");
-// the Standard Webhooks spec asks for a key of 24 to 64 bytes.
-function isStandardWebhooksSecret(value: string): boolean {
-  const encoded = value.startsWith("whsec_") ? value.slice("whsec_".length) : value;
-  if (encoded.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return false;
-  const bytes = Buffer.from(encoded, "base64").length;
-  return bytes >= 24 && bytes <= 64;
-}
-const outboundSecret = z
-  .string()
-  .trim()
-  .max(500)
-  .refine(isStandardWebhooksSecret, "outboundSecret must be a Standard Webhooks secret: whsec_ followed by the base64 of 24 to 64 bytes");
-
+// The default destination's fields (destinationUrl, paused, retries, timeout, outbound secret) and the name are
+// declared with the destinations' (lib/destinations/destination-input.ts): one set of bounds for both APIs.
 const settings = {
-  name: z.string().trim().min(1, "name must not be empty").max(200),
-  destinationUrl: z.string().trim().max(2000),
-  maxAttempts: z.number().int().min(1).max(50),
-  retryBaseSeconds: z.number().int().min(1).max(3600),
-  timeoutMs: z.number().int().min(100).max(30_000),
+  name: DESTINATION_FIELDS.name,
+  destinationUrl: DESTINATION_FIELDS.url,
+  maxAttempts: DESTINATION_FIELDS.maxAttempts,
+  retryBaseSeconds: DESTINATION_FIELDS.retryBaseSeconds,
+  timeoutMs: DESTINATION_FIELDS.timeoutMs,
   maxBodyBytes: z.number().int().min(1).max(26_214_400),
   toleranceSeconds: z.number().int().min(1).max(86_400),
-  paused: z.boolean(),
+  paused: DESTINATION_FIELDS.paused,
   alertPendingAgeSeconds: z.number().int().min(1).max(30 * 86_400).nullable(),
   alertEmail: z.email("alertEmail must be an email address").nullable(),
   genericHmac: GenericHmacInput.nullable(),
-  outboundSecret: outboundSecret.nullable(),
+  outboundSecret: DESTINATION_FIELDS.outboundSecret,
 };
 
 export const CreateEndpointInput = z.strictObject({

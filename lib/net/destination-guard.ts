@@ -37,16 +37,19 @@ export function literalRefusal(host: string): ValidationError | null {
   return reason ? refusal(bare, bare, reason) : null;
 }
 
-/** Validates a destination URL's form and, unless allowed, that its host resolves only to public addresses. */
-export async function assertDestinationAllowed(rawUrl: string): Promise<void> {
+/**
+ * Validates a destination URL's form and, unless allowed, that its host resolves only to public addresses.
+ * `field`: the input field the messages name (an endpoint's destinationUrl, a destination's url).
+ */
+export async function assertDestinationAllowed(rawUrl: string, field = "destinationUrl"): Promise<void> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ValidationError("destinationUrl must be an absolute http(s) URL.");
+    throw new ValidationError(`${field} must be an absolute http(s) URL.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ValidationError("destinationUrl must use http or https.");
-  await assertNotOwnAddress(url); // whatever INBOX_ALLOW_PRIVATE_DESTINATIONS says
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ValidationError(`${field} must use http or https.`);
+  await assertNotOwnAddress(url, field); // whatever INBOX_ALLOW_PRIVATE_DESTINATIONS says
   if (privateDestinationsAllowed()) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];

@@ -86,11 +86,11 @@ export async function ownAddressReason(url: URL): Promise<string | null> {
 }
 
 /** Refuses (400) a destination that is this service's own ingest URL, or any address and port it serves on. */
-export async function assertNotOwnAddress(url: URL): Promise<void> {
+export async function assertNotOwnAddress(url: URL, field = "destinationUrl"): Promise<void> {
   const reason = await ownAddressReason(url);
   if (reason) {
     throw new ValidationError(
-      `destinationUrl points at this service itself: ${url.host} is ${reason}. Deliveries sent there would come back as new deliveries, in a loop.`,
+      `${field} points at this service itself: ${url.host} is ${reason}. Deliveries sent there would come back as new deliveries, in a loop.`,
     );
   }
 }

@@ -101,6 +101,16 @@ export const JOBS = {
     }),
     maxAttempts: 25,
   }),
+  /**
+   * Ends a deleted destination's deliveries in bounded runs, then removes its row (jobs/end-destination-deliveries.ts).
+   * Queued by deleteDestination in its transaction; a run that leaves work queues the next itself.
+   */
+  "end-destination-deliveries": defineJob({
+    payload: z.object({ organizationId: id, destinationId: id }),
+    maxAttempts: 25,
+    // One waiting run per destination: a run asking for the next while another waits moves that one.
+    key: (payload) => `end-destination-deliveries:${payload.destinationId}`,
+  }),
   /** Evaluates every endpoint's alerts as of now (jobs/check-alerts.ts); the next tick is the retry. */
   "check-alerts": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
   /** The safety net for deliveries that lost their job (jobs/rescue-deliveries.ts). */

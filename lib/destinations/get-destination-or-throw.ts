@@ -1,0 +1,26 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { destinations } from "@/db/schema";
+import type { Ctx } from "@/lib/context";
+import { NotFoundError } from "@/lib/errors";
+import type { DestinationRow } from "./present-destination";
+
+/**
+ * The destination `id` of endpoint `endpointId` in ctx's organization. Another organization's, another
+ * endpoint's, and a deleted one (its deliveries still being ended) are simply not found.
+ */
+export async function getDestinationRowOrThrow({ ctx, input }: { ctx: Ctx; input: { endpointId: string; id: string } }): Promise<DestinationRow> {
+  const [row] = await ctx.db
+    .select()
+    .from(destinations)
+    .where(
+      and(
+        eq(destinations.id, input.id),
+        eq(destinations.endpointId, input.endpointId),
+        eq(destinations.organizationId, ctx.organizationId),
+        isNull(destinations.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) throw new NotFoundError("Destination");
+  return row;
+}
