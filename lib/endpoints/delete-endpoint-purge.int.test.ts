@@ -140,6 +140,9 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
     const deleteMs = performance.now() - deleteStarted;
     const purgeStartedAt = Date.now();
     expect(deleted.status).toBe(204);
+    // Answered before its deliveries went: they go in the background (how fast it answers is bench:e2e's to say,
+    // not a timed assertion here, so the file runs beside the others).
+    expect((await countRows(big.id)).deliveries).toBeGreaterThan(0);
     // Gone at once for ingest and the API.
     expect((await fetch(`${server!.url}/in/${big.id}`, { method: "POST", body: "{}" })).status).toBe(404);
     // A look every 250 ms at what is left: a purge in short transactions shows many counts between BIG
@@ -164,7 +167,6 @@ describe("deleting an endpoint with 50,000 deliveries while another organization
         `other org's ingest p99 ${p99.toFixed(1)} ms during the purge (${during.length} requests, p50 ${percentile(during.map((s) => s.ms), 50).toFixed(1)} ms), ` +
         `${idleP99.toFixed(1)} ms before it (${idle.samples.length} requests); the machine's CPU pressure meanwhile ${(cpuPressure * 100).toFixed(0)} %; ${remainingSeen.size} remaining counts seen`,
     );
-    expect(deleteMs).toBeLessThan(1_000);
     expect(during.length).toBeGreaterThan(100);
     expect(during.every((s) => s.status === 200)).toBe(true);
     const between = [...remainingSeen].filter((n) => n > 0 && n < BIG);
