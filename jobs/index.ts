@@ -7,6 +7,7 @@ import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
 import { endDestinationDeliveriesTask } from "./end-destination-deliveries";
+import { wakeRateLimitedTask } from "./wake-rate-limited";
 import { indexBodiesTask } from "./index-bodies";
 import { deliveryPartitionsTask } from "./delivery-partitions";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
@@ -22,6 +23,7 @@ export const taskList = taskListOf({
   "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
   "end-destination-deliveries": endDestinationDeliveriesTask,
+  "wake-rate-limited": wakeRateLimitedTask,
   "index-bodies": indexBodiesTask,
   "delivery-partitions": deliveryPartitionsTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,

@@ -31,6 +31,12 @@ export const destinations = pgTable(
     /** Deliveries started per second at most (may be below 1), and how many may start at once after a quiet spell. */
     ratePerSecond: doublePrecision(),
     rateBurst: integer(),
+    /**
+     * The rate limit's token bucket, as of rateRefilledAt (null: full). Written only by the claim, under the
+     * destination's slot lock, so the limit holds across any number of workers (lib/delivery/engine/sql/claim.ts).
+     */
+    rateTokens: doublePrecision(),
+    rateRefilledAt: tstz(),
     orderingKey: text(),
     paused: boolean().notNull().default(false),
     maxAttempts: integer().notNull().default(8),

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { DESTINATION_TYPES, type DestinationType } from "@/db/schema";
 import { InvalidFilterError, ValidationError } from "@/lib/errors";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
-import { compileFilter } from "./filter";
+import { compileFilter, type FilterMatch } from "./filter";
 
 /** What a destination (an endpoint's default one included) gets when the field is not given. */
 export const DESTINATION_DEFAULTS = { maxAttempts: 8, retryBaseSeconds: 5, timeoutMs: 15_000 } as const;
@@ -95,8 +95,13 @@ export type UpdateDestinationInput = z.input<typeof UpdateDestinationInput>;
 /** Refuses (400 invalid_filter) a filter compileFilter does not accept, naming the path of its first error from `filter`. */
 export function assertValidFilter(filter: unknown): void {
   if (filter === undefined || filter === null) return;
+  compileFilterOrThrow(filter);
+}
+
+/** compileFilter's match, or the 400 invalid_filter assertValidFilter throws. */
+export function compileFilterOrThrow(filter: unknown): FilterMatch {
   const compiled = compileFilter(filter);
-  if (compiled.ok) return;
+  if (compiled.ok) return compiled.match;
   const path = compiled.path === "" ? "filter" : compiled.path.startsWith("[") ? `filter${compiled.path}` : `filter.${compiled.path}`;
   throw new InvalidFilterError(`${path}: ${compiled.message}`);
 }
@@ -115,12 +120,11 @@ export async function assertUrlFitsType(type: DestinationType, url: string | nul
 }
 
 /**
- * What this release cannot do yet is refused, not stored and ignored: a rate limit and an ordering key are
- * accepted by the contract but the engine does not enforce them yet, and a pull destination cannot be pulled
- * from yet (nothing would ever take its deliveries). Each is a 400 naming what is missing (README, Destinations).
+ * What this release cannot do yet is refused, not stored and ignored: an ordering key is accepted by the
+ * contract but the engine does not deliver in order yet, and a pull destination cannot be pulled from yet
+ * (nothing would ever take its deliveries). Each is a 400 naming what is missing (README, Destinations).
  */
-export function assertSupportedYet(input: { type?: DestinationType; rateLimit?: unknown; orderingKey?: unknown }): void {
+export function assertSupportedYet(input: { type?: DestinationType; orderingKey?: unknown }): void {
   if (input.type === "pull") throw new ValidationError("type: pull destinations cannot be pulled from in this release yet; use an http destination.");
-  if (input.rateLimit !== undefined && input.rateLimit !== null) throw new ValidationError("rateLimit: this release does not enforce rate limits yet, so it refuses one rather than ignore it.");
   if (input.orderingKey !== undefined && input.orderingKey !== null) throw new ValidationError("orderingKey: this release does not deliver in order yet, so it refuses one rather than ignore it.");
 }

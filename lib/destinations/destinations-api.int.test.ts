@@ -184,7 +184,7 @@ describe("refuses bad input with 400, naming what is wrong, and stores nothing",
     expect(await destinationRows(endpointId)).toEqual(before);
   });
 
-  it("refuses (400) every well-formed rateLimit, orderingKey and a pull type, not supported in this release yet, on create and on change, storing nothing", async () => {
+  it("refuses (400) every well-formed orderingKey and a pull type, not supported in this release yet, on create and on change, storing nothing", async () => {
     const endpointId = await endpointOf(acme.apiKey);
     const http = (await create(acme.apiKey, endpointId, { name: "h", url: "http://127.0.0.1:9/h", paused: true })).body.id as string;
     const defaultId = defaultDestinationId(endpointId);
@@ -193,7 +193,6 @@ describe("refuses bad input with 400, naming what is wrong, and stores nothing",
     const notYet = (field: string) => new RegExp(`^${field}: .*\\bthis release\\b.*\\byet\\b`);
     const refusals: Array<[Record<string, unknown>, RegExp]> = [];
     for (const orderingKey of ["$externalId", "data.object.id", "items[0].id", "[0].id", "a-b_c.D9[1][2]", `a.${"b".repeat(198)}`]) refusals.push([{ orderingKey }, notYet("orderingKey")]);
-    for (const rateLimit of [{ perSecond: 0.001 }, { perSecond: 0.5, burst: 3 }, { perSecond: 10_000, burst: 1000 }]) refusals.push([{ rateLimit }, notYet("rateLimit")]);
 
     // On create: every form the rules allow, and a pull destination with no url, a null one, or one (the release check comes first).
     const creates: Array<[Record<string, unknown>, RegExp]> = [
@@ -238,13 +237,28 @@ describe("refuses bad input with 400, naming what is wrong, and stores nothing",
     expect((await auditOf(acme.organizationId, http)).map((e) => e.action)).toEqual(["destination.created"]);
     expect((await auditOf(acme.organizationId, defaultId)).map((e) => e.action)).toEqual([]);
     const unsupported = await getSql()`select count(*)::int as n from destinations
-      where endpoint_id = ${endpointId} and (type = 'pull' or rate_per_second is not null or rate_burst is not null or ordering_key is not null)`;
+      where endpoint_id = ${endpointId} and (type = 'pull' or ordering_key is not null)`;
     expect(unsupported[0]!.n).toBe(0);
 
     // What is still taken: none (null) of either, and the http type.
     const plain = await create(acme.apiKey, endpointId, { name: "plain", type: "http", url: "http://127.0.0.1:9/p", rateLimit: null, orderingKey: null });
     expect(plain.status, JSON.stringify(plain.body)).toBe(201);
     expect(plain.body).toMatchObject({ type: "http", rateLimit: null, orderingKey: null });
+  });
+
+  it("takes a rate limit of any well-formed size, replaces it whole on a change, and clears it with null", async () => {
+    const endpointId = await endpointOf(acme.apiKey);
+    for (const rateLimit of [{ perSecond: 0.001 }, { perSecond: 0.5, burst: 3 }, { perSecond: 10_000, burst: 1000 }]) {
+      const made = await create(acme.apiKey, endpointId, { name: "paced", url: "http://127.0.0.1:9/p", rateLimit });
+      expect(made.status, JSON.stringify(rateLimit)).toBe(201);
+      expect(made.body.rateLimit).toEqual({ burst: 1, ...rateLimit });
+      const changed = await patch(acme.apiKey, endpointId, made.body.id, { rateLimit: { perSecond: 2 } });
+      expect(changed.body.rateLimit).toEqual({ perSecond: 2, burst: 1 });
+      const cleared = await patch(acme.apiKey, endpointId, made.body.id, { rateLimit: null });
+      expect(cleared.body.rateLimit).toBeNull();
+      const [row] = await getSql()`select rate_per_second, rate_burst from destinations where id = ${made.body.id}`;
+      expect(row).toEqual({ rate_per_second: null, rate_burst: null });
+    }
   });
 
   it("refuses a private or internal url unless the operator allows it", async () => {

@@ -39,6 +39,9 @@ export async function updateDestination({ ctx, input, resume }: {
     name, url: current.type === "http" ? url : undefined, filter, orderingKey, paused, maxAttempts, retryBaseSeconds, timeoutMs,
     ratePerSecond: rateLimit === undefined ? undefined : (rateLimit?.perSecond ?? null),
     rateBurst: rateLimit === undefined ? undefined : (rateLimit?.burst ?? null),
+    // A new limit starts with a full bucket (its burst), as a new destination's does.
+    rateTokens: rateLimit === undefined ? undefined : null,
+    rateRefilledAt: rateLimit === undefined ? undefined : null,
     outboundSecretEncrypted: outboundSecret === undefined ? undefined : outboundSecret ? encryptSecret(outboundSecret) : null,
   };
   const row = await withTransaction(ctx, async (ctx) => {

@@ -111,6 +111,14 @@ export const JOBS = {
     // One waiting run per destination: a run asking for the next while another waits moves that one.
     key: (payload) => `end-destination-deliveries:${payload.destinationId}`,
   }),
+  /** Unparks a rate-limited destination's deliveries as its tokens come (jobs/wake-rate-limited.ts). */
+  "wake-rate-limited": defineJob({
+    // dueAt: when its token is due (ms since 1970); a run started before waits for it.
+    payload: z.object({ destinationId: id, dueAt: z.number().optional() }),
+    maxAttempts: 5,
+    // One waiting wake per destination: a later ask moves it to its own time.
+    key: (payload) => `wake-rate-limited:${payload.destinationId}`,
+  }),
   /** Evaluates every endpoint's alerts as of now (jobs/check-alerts.ts); the next tick is the retry. */
   "check-alerts": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
   /** The safety net for deliveries that lost their job (jobs/rescue-deliveries.ts). */

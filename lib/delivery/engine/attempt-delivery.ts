@@ -12,6 +12,7 @@ import type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attemp
 import { classifyOutcome, type Outcome } from "./classify-outcome";
 import { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
 import { handOnLooked } from "./hand-on-slots";
+import { scheduleRateWake } from "./wake-rate-limited";
 import { logDelivery } from "@/lib/logging/log-delivery";
 import { buildOutboundHeaders } from "./outbound-headers";
 import { sendToDestination, type SendOutput } from "./send-to-destination";
@@ -43,6 +44,10 @@ export async function attemptDelivery(input: {
   const settings = input.settings ?? deliverySettings();
   const { jobId, destinationId } = input;
   const own = await claimDelivery({ deliveryId: input.deliveryId, destinationId, jobId, trigger: input.trigger, settings });
+  if (own.verdict === "rate_limited" && own.destinationId) {
+    logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId, jobId }, "parked: the destination's rate limit has no token now");
+    await scheduleRateWake(own.destinationId);
+  }
   if (own.verdict === "paused" || own.verdict === "saturated") {
     logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId ?? destinationId, jobId }, own.verdict === "paused" ? "held: the destination is paused" : "parked: the destination's attempts in flight are at its cap");
   }

@@ -6,6 +6,7 @@ export { claimDelivery, type Claimed } from "./claim-delivery";
 export type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attempt";
 export { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
 export { rescueDeliveries } from "./rescue-deliveries";
+export { scheduleRateWake, wakeRateLimited } from "./wake-rate-limited";
 export { wakeResumedDestination } from "./wake-resumed-destination";
 export { deliverySettings, retryMaxDelayMs, type DeliverySettings } from "./settings";
 export { retryDelayMs } from "./retry-schedule";

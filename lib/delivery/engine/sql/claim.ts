@@ -39,7 +39,15 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
     order by d.id for update of d
   ),
   ep as (
-    select e.id, e.organization_id, e.paused, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted
+    select e.id, e.organization_id, e.paused, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted,
+      e.rate_per_second,
+      -- A rate-limited destination's bucket now: what it held, refilled at its rate since, up to its burst. On
+      -- clock_timestamp(), read here with the destination's slot lock held: a claim that waited for the lock must
+      -- not spend a token as of when its transaction began (the attempts' starts, stamped so too, keep the pace).
+      case when e.rate_per_second is not null then least(coalesce(e.rate_burst, 1),
+        coalesce(e.rate_tokens, e.rate_burst, 1)
+          + extract(epoch from clock_timestamp() - coalesce(e.rate_refilled_at, clock_timestamp())) * e.rate_per_second) end as tokens,
+      clock_timestamp() as looked_at
     from destinations e where e.id in (select destination_id from i)
   ),
   -- A delivery still delivering whose claim is this job's (its earlier run died) or has lapsed is
@@ -86,19 +94,38 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       end as verdict
     from destination_fit f join org_busy b on b.organization_id = f.organization_id
   ),
+  -- A rate-limited destination's new claims take one whole token each, in job order; the rest park until
+  -- tokens come (wake-rate-limited.ts). Under the destination's slot lock, so exact across workers. A takeover
+  -- started its attempt already and takes none.
+  rated as (
+    select v.ord, v.id, v.destination_id, v.job_id, v.trigger, v.took_over, v.organization_id,
+      case
+        when v.verdict = 'claim' and not v.took_over and ep.tokens is not null
+          and row_number() over (partition by v.destination_id, v.verdict, v.took_over order by v.ord) > floor(ep.tokens) then 'rate_limited'
+        else v.verdict
+      end as verdict
+    from verdict v join ep on ep.id = v.destination_id
+  ),
+  -- What the claims took of each rate-limited destination's bucket.
+  spent as (
+    update destinations e set rate_tokens = ep.tokens - coalesce(taken.n, 0), rate_refilled_at = ep.looked_at
+    from ep left join (select r.destination_id, count(*)::int as n from rated r where r.verdict = 'claim' and not r.took_over group by 1) taken
+      on taken.destination_id = ep.id
+    where e.id = ep.id and ep.tokens is not null
+  ),
   -- The attempt a dead worker was making (claimed at updated_at) is recorded as interrupted, unless
   -- it was recorded already (its finish committed; only the reply was lost).
   interrupted as (
     insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
     select cur.organization_id, cur.id, cur.attempt_count, 'auto', cur.updated_at, $5
-    from verdict v join cur on cur.id = v.id
+    from rated v join cur on cur.id = v.id
     where v.took_over and v.verdict in ('claim', 'paused', 'saturated', 'org_saturated')
     on conflict (delivery_id, number) do nothing
   ),
   -- Refused for the organization's cap: the destination waits for an organization slot (destination-slots.ts).
   marked as (
     insert into org_waiting_destinations (organization_id, destination_id)
-    select distinct v.organization_id, v.destination_id from verdict v where v.verdict = 'org_saturated'
+    select distinct v.organization_id, v.destination_id from rated v where v.verdict = 'org_saturated'
     order by 1, 2
     on conflict do nothing
   ),
@@ -108,7 +135,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $3::float8),
       attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
       parked_at = null, next_attempt_at = null, updated_at = now()
-    from verdict v join ep on ep.id = v.destination_id
+    from rated v join ep on ep.id = v.destination_id
     where d.id = v.id and v.verdict = 'claim' ${withinIdBounds(own, "d.id", "$6", "$7")}
     returning d.id, d.organization_id, d.endpoint_id, d.attempt_count, d.auto_attempt_count,
       -- The first attempt after a replay is the replay's, whichever job makes it.
@@ -121,18 +148,18 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       status = 'pending', claimed_by_job = null, lease_expires_at = null,
       parked_at = coalesce(d.parked_at, case when d.attempt_count = 0 then least(d.received_at, now()) else now() end),
       next_attempt_at = null, updated_at = now()
-    from verdict v
-    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated') ${withinIdBounds(own, "d.id", "$6", "$7")}
+    from rated v
+    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited') ${withinIdBounds(own, "d.id", "$6", "$7")}
   ),
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
   slot_change as (
     select c.destination_id, c.organization_id, c.shard, sum(c.n)::int as n from (
       select v.destination_id, v.organization_id, (hashtext(v.job_id) & ${SHARD_MASK})::smallint as shard, 1 as n
-      from verdict v where v.verdict = 'claim' and not v.took_over
+      from rated v where v.verdict = 'claim' and not v.took_over
       union all
       select v.destination_id, v.organization_id, (hashtext(cur.claimed_by_job) & ${SHARD_MASK})::smallint, -1
-      from verdict v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated')
+      from rated v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited')
     ) c group by 1, 2, 3
   ),
   counted as (
@@ -149,7 +176,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   select v.ord, case when v.verdict = 'org_saturated' then 'saturated' else v.verdict end as verdict, v.took_over, v.id as delivery_id,
     c.organization_id, c.endpoint_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
     ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
-  from verdict v join ep on ep.id = v.destination_id
+  from rated v join ep on ep.id = v.destination_id
   left join claimed c on c.id = v.id
   -- A request's row for another destination than its default shares the request's payload (lib/ids.ts deliveryRowId).
   left join delivery_payloads p on p.delivery_id = split_part(c.id, ':', 1) ${withinIdBounds(own, "p.delivery_id", "$6", "$7")}`);

@@ -35,7 +35,8 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
         and not exists (select 1 from destinations e where e.id = ${input.destinationId} and e.paused)
       order by d.parked_at, d.id
       -- As many as the destination and its organization both have free slots for: their attempts in flight, the
-      -- organization's summed through its destinations (see sql/park-early-then-lock.ts).
+      -- organization's summed through its destinations (see sql/park-early-then-lock.ts); for a rate-limited
+      -- destination, no more than its bucket holds whole tokens now (the claims take them: sql/claim.ts).
       limit coalesce((
         select case when exists (select 1 from parked_deliveries pk where pk.destination_id = ${input.destinationId})
           then greatest(0, least(
@@ -43,7 +44,10 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
               - (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = e0.id)::int,
             ${input.caps.orgConcurrency}::int
               - (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-                  where oe.organization_id = e0.organization_id)::int))
+                  where oe.organization_id = e0.organization_id)::int,
+            case when e0.rate_per_second is null then 2147483647 else floor(least(coalesce(e0.rate_burst, 1),
+              coalesce(e0.rate_tokens, e0.rate_burst, 1)
+                + extract(epoch from clock_timestamp() - coalesce(e0.rate_refilled_at, clock_timestamp())) * e0.rate_per_second))::int end))
           else 0 end
         from destinations e0 where e0.id = ${input.destinationId}
       ), 0)
