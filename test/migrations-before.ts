@@ -65,7 +65,7 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
  * had no destination_id; the ones by endpoint they replace were then the migrations' own).
  */
 export const onlineIndexesBefore0036 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
-  current.filter((index) => index.name !== "deliveries_destination_parked_idx" && index.name !== "deliveries_destination_in_flight_idx");
+  current.filter((index) => !["deliveries_destination_parked_idx", "deliveries_destination_in_flight_idx"].includes(index.name));
 
 /** db/online-indexes.ts as releases before migration 0033 had it: without 0033's index, whose predicate is 0033's function. */
 export const onlineIndexesBefore0033 = (current: readonly OnlineIndex[]): OnlineIndex[] =>

@@ -48,6 +48,8 @@ export const deliveries = pgTable(
      * like endpoint_id. Migration 0036 gave every delivery made before it its endpoint's default destination.
      */
     destinationId: text().notNull(),
+    /** Its destination's ordering key's value (lib/destinations/ordering-key.ts): same value, one at a time, in order. */
+    orderingValue: text(),
     externalId: text().notNull(),
     eventType: text(),
     status: text({ enum: DELIVERY_STATUSES }).notNull().default("pending"),
@@ -145,6 +147,22 @@ export const parkedDeliveries = pgTable(
     deliveryId: text().notNull(),
   },
   (t) => [primaryKey({ columns: [t.destinationId, t.deliveryId] })],
+);
+
+/**
+ * The open deliveries (pending or delivering) that have an ordering value, so that "is an earlier one of this
+ * value still open?" (the claim and the wake, for a destination with an ordering key) is one probe of a small
+ * table, never a read of every week's partition. Kept by the triggers of db/migrations/0039_ordering.sql in the
+ * statement that opens or settles the delivery; no statement writes it by hand.
+ */
+export const openOrderedDeliveries = pgTable(
+  "open_ordered_deliveries",
+  {
+    destinationId: text().notNull(),
+    orderingValue: text().notNull(),
+    deliveryId: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.destinationId, t.orderingValue, t.deliveryId] })],
 );
 
 /**

@@ -1,3 +1,5 @@
+import { inArray, sql } from "drizzle-orm";
+import { destinations } from "@/db/schema";
 import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { recordAudit } from "@/lib/audit/record-audit";
@@ -5,6 +7,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { ConflictError } from "@/lib/errors";
 import { logDelivery } from "@/lib/logging/log-delivery";
 import { namedRows } from "./replay-delivery";
+import { resumeEndpointDeliveries } from "./resume-endpoint-deliveries";
 import { BURY } from "./sql/bury";
 
 /**
@@ -30,13 +33,18 @@ export async function buryDelivery({ ctx, input }: { ctx: Ctx; input: { id: stri
         target: { type: "delivery", id: input.id },
         details: { endpointId: rows[0]!.endpointId, ...(input.destinationId ? { destinationId: input.destinationId } : {}) },
       });
-      return true;
+      // An ordered destination's next delivery of the same value waits for this one to settle: its line is woken
+      // after the commit, rather than at the rescue sweep's next minute.
+      const [ordered] = await tx.db.execute<{ any: boolean }>(sql`select exists (select 1 from destinations
+        where ${inArray(destinations.id, [...new Set(routed.map((row) => row.destinationId))])} and ordering_key is not null) as any`);
+      return { endpointId: rows[0]!.endpointId, ordered: ordered!.any };
     }
     if (routed.every((row) => row.status === "delivered" || row.status === "dead") && routed.some((row) => row.status === "delivered") && input.keepDelivered) {
       throw new ConflictError("This delivery was delivered meanwhile: there is nothing to bury.");
     }
-    return false;
+    return null;
   });
+  if (buried?.ordered) await resumeEndpointDeliveries({ ctx, input: { endpointId: buried.endpointId } });
   if (buried) logDelivery({ deliveryId: input.id, organizationId: ctx.organizationId }, `buried on request (${ctx.actor.type})${input.destinationId ? ` for destination ${input.destinationId}` : ""}`);
   return { id: input.id, status: "dead" };
 }

@@ -90,16 +90,18 @@ async function routeAgain(tx: { db: Tx }, ctx: Ctx, row: DeliveryRow): Promise<b
   if (!payload) return false;
   const destinations = await loadRoutableDestinations(tx.db, row.endpointId);
   // The URL it was sent to is not kept: the path of the endpoint's ingest URL and no query stand for it.
-  const lanes = lanesFor(row.id, row.endpointId, destinations, () => filterInputOf({ headers: payload.headers, body: payload.body, url: `/in/${row.endpointId}` }));
+  const lanes = lanesFor({ id: row.id, endpointId: row.endpointId, externalId: row.externalId }, destinations, () =>
+    filterInputOf({ headers: payload.headers, body: payload.body, url: `/in/${row.endpointId}` }));
   if (lanes[0]!.filtered) return false;
   const [first, ...others] = lanes;
   await tx.db.execute(sql`
-    update deliveries set destination_id = ${first!.destinationId}, status = 'pending', pending_since = now(), updated_at = now()
+    update deliveries set destination_id = ${first!.destinationId}, ordering_value = ${first!.orderingValue}, status = 'pending',
+      pending_since = now(), updated_at = now()
     where id = ${row.id} and organization_id = ${ctx.organizationId} and status = 'filtered'`);
   for (const lane of others) {
     await tx.db.execute(sql`
-      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, received_at)
-      select ${lane.id}, organization_id, endpoint_id, ${lane.destinationId}, external_id, event_type, size_bytes, source_ip, received_at
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, received_at)
+      select ${lane.id}, organization_id, endpoint_id, ${lane.destinationId}, ${lane.orderingValue}, external_id, event_type, size_bytes, source_ip, received_at
       from deliveries where id = ${row.id} and organization_id = ${ctx.organizationId}`);
   }
   await enqueue(tx.db, lanes.map((lane) => deliverJobSpec({ deliveryId: lane.id, destinationId: lane.destinationId, trigger: "replay" })));

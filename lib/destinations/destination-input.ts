@@ -120,11 +120,9 @@ export async function assertUrlFitsType(type: DestinationType, url: string | nul
 }
 
 /**
- * What this release cannot do yet is refused, not stored and ignored: an ordering key is accepted by the
- * contract but the engine does not deliver in order yet, and a pull destination cannot be pulled from yet
- * (nothing would ever take its deliveries). Each is a 400 naming what is missing (README, Destinations).
+ * What this release cannot do yet is refused, not stored and ignored: a pull destination cannot be pulled from
+ * yet (nothing would ever take its deliveries): a 400 naming what is missing (README, Destinations).
  */
-export function assertSupportedYet(input: { type?: DestinationType; orderingKey?: unknown }): void {
+export function assertSupportedYet(input: { type?: DestinationType }): void {
   if (input.type === "pull") throw new ValidationError("type: pull destinations cannot be pulled from in this release yet; use an http destination.");
-  if (input.orderingKey !== undefined && input.orderingKey !== null) throw new ValidationError("orderingKey: this release does not deliver in order yet, so it refuses one rather than ignore it.");
 }

@@ -84,13 +84,13 @@ const STORE = `
   ),
   inserted as (
     -- A row per destination the request goes to (its lanes), all sharing its payload and key.
-    insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, status, parked_at)
-    select l.id, i.organization_id, i.endpoint_id, l.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip,
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, status, parked_at)
+    select l.id, i.organization_id, i.endpoint_id, l.destination_id, l.ordering_value, i.external_id, i.event_type, i.size_bytes, i.source_ip,
            case when l.filtered then 'filtered' else 'pending' end,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
            case when not l.filtered and l.destination_id in (select id from held) then clock_timestamp() end
     from rows i join keyed on keyed.delivery_id = i.id
-    cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean)
+    cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean, ordering_value text)
     returning id, destination_id, status, parked_at
   ), payloads as (
     -- The headers and body of the rows inserted, and of no other: a duplicate's payload is the first one's.
@@ -245,7 +245,7 @@ export class GroupCommitter {
       throw new StoreUnavailableError("The delivery could not be stored in time; nothing was kept. Retry later.");
     }
     const rows = batch.map(({ delivery: d }) => ({
-      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, lanes: d.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered })), external_id: d.externalId,
+      id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, lanes: d.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered, ordering_value: l.orderingValue })), external_id: d.externalId,
       event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,

@@ -77,7 +77,7 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
       id,
       organizationId: endpoint.organizationId,
       endpointId: endpoint.id,
-      lanes: lanesFor(id, endpoint.id, endpoint.destinations, () => filterInputOf({ headers, body, url: request.url })),
+      lanes: lanesFor({ id, endpointId: endpoint.id, externalId }, endpoint.destinations, () => filterInputOf({ headers, body, url: request.url })),
       externalId,
       eventType: storableEventType(verified.eventType),
       headers,

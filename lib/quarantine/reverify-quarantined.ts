@@ -106,11 +106,12 @@ function verifierFor(endpoint: EndpointRow, destinations: RoutableDestination[])
       });
       if (verified.handshake !== undefined) return "handshake";
       const id = newId("dlv");
+      // Without a provider event id, the quarantined request's own id: admitting it twice is impossible.
+      const externalId = verified.externalId !== null ? storableEventId(verified.externalId) : row.id;
       return {
         id,
-        lanes: lanesFor(id, endpoint.id, destinations, () => filterInputOf(request)),
-        // Without a provider event id, the quarantined request's own id: admitting it twice is impossible.
-        externalId: verified.externalId !== null ? storableEventId(verified.externalId) : row.id,
+        lanes: lanesFor({ id, endpointId: endpoint.id, externalId }, destinations, () => filterInputOf(request)),
+        externalId,
         eventType: storableEventType(verified.eventType),
         headers: request.headers,
         body: request.body.toString("base64"),
@@ -132,7 +133,7 @@ async function admit(db: Tx, organizationId: string, endpointId: string, rows: A
   const result = await db.execute<{ id: string | null }>(sql`
     with rows as materialized (
       select * from json_to_recordset(${JSON.stringify(rows.map((r) => ({
-        ...r, lanes: r.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered })), external_id: r.externalId,
+        ...r, lanes: r.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered, ordering_value: l.orderingValue })), external_id: r.externalId,
         event_type: r.eventType, size_bytes: r.sizeBytes, source_ip: r.sourceIp, received_at: r.receivedAt,
       })))}::text::json)
         as i(id text, lanes json, external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, received_at timestamptz, seq bigint)
@@ -145,11 +146,11 @@ async function admit(db: Tx, organizationId: string, endpointId: string, rows: A
       returning delivery_id
     ), inserted as (
       -- A row per destination it goes to (or its one 'filtered' row), as ingest stores them.
-      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, event_type, size_bytes, source_ip, received_at, status)
-      select l.id, ${organizationId}, ${endpointId}, l.destination_id, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at,
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, received_at, status)
+      select l.id, ${organizationId}, ${endpointId}, l.destination_id, l.ordering_value, i.external_id, i.event_type, i.size_bytes, i.source_ip, i.received_at,
         case when l.filtered then 'filtered' else 'pending' end
       from rows i join keyed on keyed.delivery_id = i.id
-      cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean)
+      cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean, ordering_value text)
       returning id, destination_id, status
     ), payloads as (
       -- Only the rows inserted: a duplicate keeps the payload it was first stored with.

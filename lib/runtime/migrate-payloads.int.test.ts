@@ -94,7 +94,7 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
       // payloads byte for byte, the attempts untouched.
       const stateAfter = await sql`select * from deliveries order by id`;
       expect(stateAfter.map((row) => ({ ...row }))).toEqual(stateBefore.map(({ headers: _headers, body: _body, ...rest }) =>
-        ({ ...rest, destination_id: defaultDestinationId(rest.endpoint_id as string) })));
+        ({ ...rest, destination_id: defaultDestinationId(rest.endpoint_id as string), ordering_value: null })));
       expect((await sql`select * from attempts order by id`).map((row) => ({ ...row }))).toEqual(attemptsBefore.map((row) => ({ ...row })));
       const payloads = await sql<{ delivery_id: string; organization_id: string; headers: Record<string, string>; body: Buffer; searchable: boolean }[]>`
         select delivery_id, organization_id, headers, body, searchable from delivery_payloads order by delivery_id`;

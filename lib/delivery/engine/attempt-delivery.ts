@@ -48,6 +48,9 @@ export async function attemptDelivery(input: {
     logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId, jobId }, "parked: the destination's rate limit has no token now");
     await scheduleRateWake(own.destinationId);
   }
+  if (own.verdict === "ordered") {
+    logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId ?? destinationId, jobId }, "parked: an earlier delivery of its ordering value is still open");
+  }
   if (own.verdict === "paused" || own.verdict === "saturated") {
     logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId ?? destinationId, jobId }, own.verdict === "paused" ? "held: the destination is paused" : "parked: the destination's attempts in flight are at its cap");
   }

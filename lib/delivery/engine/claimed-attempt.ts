@@ -3,8 +3,8 @@
 // which write the claimed state alike.
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 
-/** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked (paused, no slot, no token). */
-export type ClaimRefusal = "missing" | "settled" | "in_flight" | "not_due" | "paused" | "saturated" | "rate_limited";
+/** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked (paused, no slot, no token, an earlier delivery of its ordering value open). */
+export type ClaimRefusal = "missing" | "settled" | "in_flight" | "not_due" | "paused" | "saturated" | "rate_limited" | "ordered";
 
 export interface ClaimedAttempt {
   deliveryId: string;

@@ -31,7 +31,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   ),
   cur as (
     select d.id, d.destination_id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at,
-      d.attempt_count, d.updated_at
+      d.attempt_count, d.updated_at, d.ordering_value
     from deliveries d join i on d.id = i.delivery_id and d.destination_id = i.destination_id
     -- Not one this transaction has just parked (PARK_EARLY_THEN_LOCK): parked_at no longer says so (it may be
     -- received_at), updated_at = now() does.
@@ -40,7 +40,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   ),
   ep as (
     select e.id, e.organization_id, e.paused, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted,
-      e.rate_per_second,
+      e.rate_per_second, e.ordering_key,
       -- A rate-limited destination's bucket now: what it held, refilled at its rate since, up to its burst. On
       -- clock_timestamp(), read here with the destination's slot lock held: a claim that waited for the lock must
       -- not spend a token as of when its transaction began (the attempts' starts, stamped so too, keep the pace).
@@ -55,10 +55,16 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   first_look as (
     select i.ord, cur.id, cur.destination_id, i.job_id, i.trigger, cur.status = 'delivering' as took_over,
       case
-        when cur.status in ('delivered', 'dead') then 'settled'
+        when cur.status in ('delivered', 'dead', 'filtered') then 'settled'
         when cur.status = 'delivering' and cur.claimed_by_job is distinct from i.job_id and cur.lease_expires_at > now() then 'in_flight'
         when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
         when ep.paused then 'paused'
+        -- Ordered: an earlier delivery (by id: by receipt) of the same value still open, pending or retrying, goes
+        -- first (open_ordered_deliveries, migration 0039); this one parks until it settles (its finish's look, or a
+        -- bury's, wakes the line).
+        when cur.status = 'pending' and ep.ordering_key is not null and cur.ordering_value is not null and exists (
+          select 1 from open_ordered_deliveries o where o.destination_id = cur.destination_id
+            and o.ordering_value = cur.ordering_value and o.delivery_id < cur.id) then 'ordered'
         else 'candidate'
       end as verdict
     from i join cur on cur.id = i.delivery_id join ep on ep.id = cur.destination_id
@@ -149,7 +155,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       parked_at = coalesce(d.parked_at, case when d.attempt_count = 0 then least(d.received_at, now()) else now() end),
       next_attempt_at = null, updated_at = now()
     from rated v
-    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited') ${withinIdBounds(own, "d.id", "$6", "$7")}
+    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited', 'ordered') ${withinIdBounds(own, "d.id", "$6", "$7")}
   ),
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
@@ -159,7 +165,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       from rated v where v.verdict = 'claim' and not v.took_over
       union all
       select v.destination_id, v.organization_id, (hashtext(cur.claimed_by_job) & ${SHARD_MASK})::smallint, -1
-      from rated v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited')
+      from rated v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited', 'ordered')
     ) c group by 1, 2, 3
   ),
   counted as (

@@ -85,9 +85,10 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
         and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = demand.destination_id)
           and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = demand.destination_id)
         ${withinIdBounds(chains, "d.id", "$3")}
-        -- Not while it is paused, nor for a rate-limited one: its next start waits for a token, which only a claim
-        -- takes (sql/claim.ts); its parked deliveries are woken as tokens come (wake-rate-limited.ts).
-        and not exists (select 1 from destinations e where e.id = demand.destination_id and (e.paused or e.rate_per_second is not null))
+        -- Not while it is paused, nor for a rate-limited or ordered one: its next start waits for a token or for an
+        -- earlier delivery of its value, which only a claim checks (sql/claim.ts); the look wakes those instead.
+        and not exists (select 1 from destinations e where e.id = demand.destination_id
+          and (e.paused or e.rate_per_second is not null or e.ordering_key is not null))
       order by d.parked_at, d.id limit demand.n
       for update skip locked
     ) p

@@ -33,6 +33,10 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
           and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = (select id from target))
         and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
         and not exists (select 1 from destinations e where e.id = ${input.destinationId} and e.paused)
+        -- Not one an earlier delivery of its ordering value still holds back: woken, it would only park again
+        -- (and its look wake it again); it is woken once that one settles.
+        and not (d.ordering_value is not null and exists (select 1 from open_ordered_deliveries o where o.destination_id = d.destination_id
+          and o.ordering_value = d.ordering_value and o.delivery_id < d.id))
       order by d.parked_at, d.id
       -- As many as the destination and its organization both have free slots for: their attempts in flight, the
       -- organization's summed through its destinations (see sql/park-early-then-lock.ts); for a rate-limited
