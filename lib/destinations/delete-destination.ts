@@ -1,11 +1,11 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { destinations } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { DefaultDestinationError, NotFoundError } from "@/lib/errors";
 import { enqueue } from "@/lib/queue/enqueue";
 import { jobSpec } from "@/lib/queue/job-registry";
-import { getDestinationRowOrThrow } from "./get-destination-or-throw";
+import { getDestinationRowOrThrow, namedDestination } from "./get-destination-or-throw";
 
 /**
  * Deletes a destination at once: from the commit on it is hidden from every read and from ingest (other web
@@ -20,15 +20,7 @@ export async function deleteDestination({ ctx, input }: { ctx: Ctx; input: { end
     const [deleted] = await ctx.db
       .update(destinations)
       .set({ deletedAt: sql`now()`, paused: true, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(destinations.id, input.id),
-          eq(destinations.endpointId, input.endpointId),
-          eq(destinations.organizationId, ctx.organizationId),
-          isNull(destinations.deletedAt),
-          eq(destinations.isDefault, false),
-        ),
-      )
+      .where(and(namedDestination(ctx.organizationId, input), eq(destinations.isDefault, false)))
       .returning({ id: destinations.id, name: destinations.name });
     if (!deleted) {
       // Not deleted: the default one (409), or none of this endpoint's, or deleted already (404).

@@ -1,8 +1,18 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { destinations } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import type { DestinationRow } from "./present-destination";
+
+/** Destination `id` of endpoint `endpointId` in `organizationId`, not deleted: the one a caller may name. */
+export function namedDestination(organizationId: string, input: { endpointId: string; id: string }): SQL {
+  return and(
+    eq(destinations.id, input.id),
+    eq(destinations.endpointId, input.endpointId),
+    eq(destinations.organizationId, organizationId),
+    isNull(destinations.deletedAt),
+  )!;
+}
 
 /**
  * The destination `id` of endpoint `endpointId` in ctx's organization. Another organization's, another
@@ -12,14 +22,7 @@ export async function getDestinationRowOrThrow({ ctx, input }: { ctx: Ctx; input
   const [row] = await ctx.db
     .select()
     .from(destinations)
-    .where(
-      and(
-        eq(destinations.id, input.id),
-        eq(destinations.endpointId, input.endpointId),
-        eq(destinations.organizationId, ctx.organizationId),
-        isNull(destinations.deletedAt),
-      ),
-    )
+    .where(namedDestination(ctx.organizationId, input))
     .limit(1);
   if (!row) throw new NotFoundError("Destination");
   return row;

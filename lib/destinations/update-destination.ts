@@ -1,4 +1,3 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { destinations } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
@@ -7,7 +6,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { destinationChangeDetails } from "./destination-audit-details";
 import { assertSupportedYet, assertUrlFitsType, assertValidFilter, UpdateDestinationInput } from "./destination-input";
-import { getDestinationRowOrThrow } from "./get-destination-or-throw";
+import { getDestinationRowOrThrow, namedDestination } from "./get-destination-or-throw";
 import { presentDestination, type DestinationView } from "./present-destination";
 
 /** Wakes what an endpoint's destinations hold parked: lib/delivery/resume-endpoint-deliveries.ts, passed in by the caller. */
@@ -45,12 +44,7 @@ export async function updateDestination({ ctx, input, resume }: {
     outboundSecretEncrypted: outboundSecret === undefined ? undefined : outboundSecret ? encryptSecret(outboundSecret) : null,
   };
   const row = await withTransaction(ctx, async (ctx) => {
-    const where = and(
-      eq(destinations.id, current.id),
-      eq(destinations.endpointId, current.endpointId),
-      eq(destinations.organizationId, ctx.organizationId),
-      isNull(destinations.deletedAt),
-    );
+    const where = namedDestination(ctx.organizationId, { endpointId: current.endpointId, id: current.id });
     // Written only when a field is given, so an empty PATCH takes no lock the delivery engine may be waiting on.
     const [updated] = Object.values(set).some((value) => value !== undefined)
       ? await ctx.db.update(destinations).set({ ...set, updatedAt: new Date() }).where(where).returning()
