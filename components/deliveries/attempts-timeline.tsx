@@ -1,4 +1,4 @@
-// Every attempt at a delivery, first to last: who triggered it, when, how long, what came back.
+// Every attempt at a delivery, first to last: to which destination, who triggered it, when, how long, what came back.
 import { RelativeTime, exactTime } from "@/components/ui/relative-time";
 import type { DeliveryDetail } from "@/lib/delivery/presentation/present-delivery";
 
@@ -11,17 +11,20 @@ function outcome(attempt: Attempt): { text: string; className: string } {
   return { text: "no answer", className: "bg-red-500" };
 }
 
-export function AttemptsTimeline({ attempts, now }: { attempts: Attempt[]; now: Date }) {
+/** `destinationNames`: by destination id; an attempt's destination not in it shows its id. */
+export function AttemptsTimeline({ attempts, destinationNames, now }: { attempts: Attempt[]; destinationNames: ReadonlyMap<string, string>; now: Date }) {
   if (attempts.length === 0) return <p className="text-sm text-slate-600">No attempt yet.</p>;
   return (
     <ol aria-label="Attempts" className="relative space-y-4 border-l border-slate-200 pl-5">
       {attempts.map((attempt) => {
         const result = outcome(attempt);
         return (
-          <li key={attempt.number} data-testid="attempt" className="relative">
+          // Numbered per destination: the number alone is not unique.
+          <li key={`${attempt.destinationId}:${attempt.number}`} data-testid="attempt" data-destination-id={attempt.destinationId} className="relative">
             <span className={`absolute top-1.5 -left-[25px] size-2.5 rounded-full ring-2 ring-white ${result.className}`} aria-hidden="true" />
             <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
               <span className="font-semibold">Attempt {attempt.number}</span>
+              <span className="break-all text-slate-700" data-testid="attempt-destination">to {destinationNames.get(attempt.destinationId) ?? attempt.destinationId}</span>
               <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${attempt.trigger === "replay" ? "bg-indigo-50 text-indigo-800 ring-indigo-200" : "bg-slate-50 text-slate-700 ring-slate-200"}`}>
                 {attempt.trigger === "replay" ? "replay" : "automatic"}
               </span>

@@ -15,8 +15,9 @@ const DONE = {
 
 /**
  * Replay and Bury for one delivery, with the outcome said at once. Bury is offered only where it can
- * act (not on a delivered delivery), disabled on a dead one. The outcome is said until the delivery
- * moves on (an attempt is made; the page refreshes itself while it waits), then the page says the rest.
+ * act (not on a delivered delivery, nor a filtered one no destination took), disabled on a dead one.
+ * The outcome is said until the delivery moves on (an attempt is made; the page refreshes itself while
+ * it waits), then the page says the rest.
  */
 export function DeliveryActions({ action, id, status, attemptCount, paused }: { action: Action; id: string; status: string; attemptCount: number; paused: boolean }) {
   const [state, formAction, pending] = useActionState(action, {});
@@ -36,7 +37,7 @@ export function DeliveryActions({ action, id, status, attemptCount, paused }: { 
         <Button type="submit" name="intent" value="replay" disabled={pending || status === "delivering"}>
           {pending ? "Working…" : "Replay"}
         </Button>
-        {status === "delivered" ? null : (
+        {status === "delivered" || status === "filtered" ? null : (
           <Button type="submit" name="intent" value="bury" variant="danger" disabled={pending || status === "dead"} title={status === "dead" ? "Already dead" : undefined}>
             Bury
           </Button>
@@ -44,6 +45,9 @@ export function DeliveryActions({ action, id, status, attemptCount, paused }: { 
       </div>
       {state.error ? <Alert>{state.error}</Alert> : null}
       {done ? <Alert tone="success">{DONE[done]}</Alert> : null}
+      {state.ok && state.done === "replay" && state.status === "filtered" && status === "filtered" ? (
+        <Alert tone="warning">Still no destination’s filter matches this request: nothing was sent.</Alert>
+      ) : null}
     </form>
   );
 }

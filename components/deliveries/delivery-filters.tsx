@@ -17,16 +17,34 @@ function Labelled({ id, text, className = "", children }: { id: string; text: st
   );
 }
 
-export function DeliveryFilters({ values, endpoints }: { values: QueryValues; endpoints: Array<{ id: string; name: string }> }) {
+type Destination = { id: string; name: string; endpointId: string };
+
+/**
+ * `destinations`: the chosen endpoint's, or every endpoint's (grouped by endpoint, as names repeat across them).
+ * A plain GET form: choosing another endpoint offers its destinations once the filters are applied.
+ */
+export function DeliveryFilters({ values, endpoints, destinations }: { values: QueryValues; endpoints: Array<{ id: string; name: string }>; destinations: Destination[] }) {
+  const groups = endpoints
+    .map((endpoint) => ({ endpoint, destinations: destinations.filter((destination) => destination.endpointId === endpoint.id) }))
+    .filter((group) => group.destinations.length > 0);
+  const option = (destination: Destination) => <option key={destination.id} value={destination.id}>{destination.name}</option>;
   return (
-    <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
-      <Labelled id="filter-q" text="Search" className="sm:col-span-3 lg:col-span-6">
+    <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-4">
+      <Labelled id="filter-q" text="Search" className="sm:col-span-3 lg:col-span-4">
         <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="External id, event type, or text inside the body" className={control} />
       </Labelled>
       <Labelled id="filter-endpoint" text="Endpoint">
         <select id="filter-endpoint" name="endpointId" defaultValue={values.endpointId ?? ""} className={control}>
           <option value="">All endpoints</option>
           {endpoints.map((endpoint) => <option key={endpoint.id} value={endpoint.id}>{endpoint.name}</option>)}
+        </select>
+      </Labelled>
+      <Labelled id="filter-destination" text="Destination">
+        <select id="filter-destination" name="destinationId" defaultValue={values.destinationId ?? ""} className={control}>
+          <option value="">All destinations</option>
+          {values.endpointId
+            ? destinations.filter((destination) => destination.endpointId === values.endpointId).map(option)
+            : groups.map((group) => <optgroup key={group.endpoint.id} label={group.endpoint.name}>{group.destinations.map(option)}</optgroup>)}
         </select>
       </Labelled>
       <Labelled id="filter-status" text="Status">

@@ -13,7 +13,7 @@ import { inviteMember } from "@/lib/invitations/invite-member";
 import { actionOutcome, asSession, formOf, memberWithSession } from "@/test/dashboard-session";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { delivery, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
+import { delivery, destination, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
 
 vi.mock("next/headers", async () => (await import("@/test/dashboard-session")).nextHeadersModule);
 vi.mock("next/cache", async () => (await import("@/test/dashboard-session")).nextCacheModule);
@@ -113,6 +113,40 @@ const ACTIONS: ActionCase[] = [
       const { rotateSecretAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/secret-actions"));
       const { id } = await endpoint();
       return inWorld(role, () => rotateSecretAction(world().organizationId, {}, formOf({ id })));
+    },
+  },
+  {
+    action: "endpoints/[id]/destination-actions.ts#createDestinationAction", permission: "change",
+    call: async (role) => {
+      const { createDestinationAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/destination-actions"));
+      const { id } = await endpoint("none");
+      return inWorld(role, () => createDestinationAction(world().organizationId, {}, formOf({ endpointId: id, name: "made", url: "http://127.0.0.1:9/made", filter: "" })));
+    },
+  },
+  {
+    action: "endpoints/[id]/destination-actions.ts#updateDestinationAction", permission: "change",
+    call: async (role) => {
+      const { updateDestinationAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/destination-actions"));
+      const { endpointId, id } = await destination();
+      const form = formOf({ endpointId, id, name: "renamed", url: "http://127.0.0.1:9/renamed", filter: '{"body": {"type": "a"}}', maxAttempts: "3", paused: "on" });
+      return inWorld(role, () => updateDestinationAction(world().organizationId, {}, form));
+    },
+  },
+  {
+    action: "endpoints/[id]/destination-actions.ts#deleteDestinationAction", permission: "change",
+    call: async (role) => {
+      const { deleteDestinationAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/destination-actions"));
+      const { endpointId, id } = await destination();
+      return inWorld(role, () => deleteDestinationAction(world().organizationId, {}, formOf({ endpointId, id, intent: "confirm" })));
+    },
+  },
+  {
+    // Changes nothing: any member may see which stored requests a filter would match.
+    action: "endpoints/[id]/filter-preview-actions.ts#previewFilterAction", permission: "read",
+    call: async (role) => {
+      const { previewFilterAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/filter-preview-actions"));
+      const { endpointId } = await delivery("pending");
+      return inWorld(role, () => previewFilterAction(world().organizationId, formOf({ endpointId, filter: '{"body": {"type": "a"}}' })));
     },
   },
   {

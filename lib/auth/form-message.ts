@@ -9,6 +9,7 @@ const FIELD_LABELS: Record<string, string> = {
   provider: "Provider",
   secret: "Signing secret",
   destinationUrl: "Destination URL",
+  url: "URL",
   maxAttempts: "Max attempts",
   retryBaseSeconds: "Retry base (seconds)",
   timeoutMs: "Timeout (ms)",

@@ -12,11 +12,11 @@ describe("the deliveries page reads the API's query parameters", () => {
   });
 
   it("builds the filter from the first value of each parameter, ignoring empty ones", () => {
-    const query = readDeliveriesQuery({ endpointId: "ep_1", status: ["pending", "dead"], eventType: " ", since: "2026-11-30T12:00", q: "zebra", cursor: "abc" });
+    const query = readDeliveriesQuery({ endpointId: "ep_1", destinationId: "dst_1", status: ["pending", "dead"], eventType: " ", since: "2026-11-30T12:00", q: "zebra", cursor: "abc" });
     expect(query.error).toBeNull();
-    expect(query.filter).toEqual({ endpointId: "ep_1", status: "pending", since: "2026-11-30T12:00:00Z", q: "zebra" });
+    expect(query.filter).toEqual({ endpointId: "ep_1", destinationId: "dst_1", status: "pending", since: "2026-11-30T12:00:00Z", q: "zebra" });
     expect(query.cursor).toBe("abc");
-    expect(query.values).toEqual({ endpointId: "ep_1", status: "pending", since: "2026-11-30T12:00:00Z", q: "zebra", cursor: "abc" });
+    expect(query.values).toEqual({ endpointId: "ep_1", destinationId: "dst_1", status: "pending", since: "2026-11-30T12:00:00Z", q: "zebra", cursor: "abc" });
   });
 
   it("reports an invalid value instead of listing everything", () => {
@@ -30,8 +30,9 @@ describe("the deliveries page reads the API's query parameters", () => {
     expect(deliveriesHref({ status: "dead" }, { status: "" })).toBe("/deliveries");
     const form = new FormData();
     form.set("endpointId", "ep_1");
+    form.set("destinationId", "dst_1");
     form.set("status", "");
     form.set("q", "zebra");
-    expect(bulkFilterFromForm(form)).toEqual({ endpointId: "ep_1" });
+    expect(bulkFilterFromForm(form)).toEqual({ endpointId: "ep_1", destinationId: "dst_1" });
   });
 });

@@ -1,5 +1,5 @@
-// The dashboard's deliveries page speaks the REST API's query parameters (endpointId, status,
-// eventType, since, until, q, cursor). This reads them from the page's searchParams, accepting
+// The dashboard's deliveries page speaks the REST API's query parameters (endpointId, destinationId,
+// status, eventType, since, until, q, cursor). This reads them from the page's searchParams, accepting
 // what a datetime-local input sends (no offset, taken as UTC), and writes links back.
 import { DomainError } from "@/lib/errors";
 import { utcTime } from "@/lib/time-input";
@@ -7,7 +7,7 @@ import { deliveryFilterFromQuery, type DeliveryFilter } from "../delivery-filter
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-export const QUERY_FIELDS = ["endpointId", "status", "eventType", "since", "until", "q"] as const;
+export const QUERY_FIELDS = ["endpointId", "destinationId", "status", "eventType", "since", "until", "q"] as const;
 export type QueryValues = Partial<Record<(typeof QUERY_FIELDS)[number] | "cursor", string>>;
 
 export interface DeliveriesQuery {
@@ -46,7 +46,8 @@ export function deliveriesHref(values: QueryValues, changes: QueryValues = {}): 
 /** The bulk actions' filter from their form's hidden fields (the REST API's bulk body; no q, no cursor). */
 export function bulkFilterFromForm(form: FormData): DeliveryFilter {
   const filter: Record<string, string> = {};
-  for (const name of ["endpointId", "status", "eventType", "since", "until"] as const) {
+  // Every field the list filters on, destinationId too: a bulk action must never reach more than the list shows.
+  for (const name of ["endpointId", "destinationId", "status", "eventType", "since", "until"] as const) {
     const value = form.get(name);
     if (typeof value === "string" && value.trim()) filter[name] = value.trim();
   }

@@ -9,6 +9,7 @@ import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/delivery/presentation/deliveries-page-query";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { listDestinationChoices } from "@/lib/destinations/list-destination-choices";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { DomainError } from "@/lib/errors";
 import { bulkDeliveriesAction } from "../actions";
@@ -22,6 +23,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const ctx = await requireDashboardCtx();
   const query = readDeliveriesQuery(await searchParams);
   const { data: endpoints } = await listEndpoints({ ctx, input: { limit: 200 } });
+  const destinations = await listDestinationChoices({ ctx, input: { endpointId: query.values.endpointId } });
   let error = query.error;
   let page: Awaited<ReturnType<typeof listDeliveries>> = { data: [], nextCursor: null };
   if (query.filter) {
@@ -35,11 +37,12 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const waiting = page.data.some((delivery) => delivery.status === "pending" || delivery.status === "delivering");
   const { q: _q, cursor: _cursor, ...bulkFilter } = query.values;
   const endpointName = endpoints.find((endpoint) => endpoint.id === query.values.endpointId)?.name;
+  const destinationName = destinations.find((destination) => destination.id === query.values.destinationId)?.name;
   return (
     <>
-      <h1 className="text-lg font-semibold">{endpointName ? `Deliveries of ${endpointName}` : "Deliveries"}</h1>
+      <h1 className="text-lg font-semibold">{`${endpointName ? `Deliveries of ${endpointName}` : "Deliveries"}${destinationName ? ` to ${destinationName}` : ""}`}</h1>
       <Card>
-        <DeliveryFilters values={query.values} endpoints={endpoints} />
+        <DeliveryFilters values={query.values} endpoints={endpoints} destinations={destinations} />
       </Card>
       <Card title={query.cursor ? "Older deliveries" : "Newest deliveries"} actions={<AutoRefresh active={waiting} />}>
         {error ? <Alert>{error}</Alert> : null}

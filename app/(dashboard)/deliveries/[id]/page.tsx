@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AttemptsTimeline } from "@/components/deliveries/attempts-timeline";
 import { DeliveryActions } from "@/components/deliveries/delivery-actions";
 import { DeliveryBody } from "@/components/deliveries/delivery-body";
+import { DestinationDeliveries } from "@/components/deliveries/destination-deliveries";
 import { RetryPlanView } from "@/components/deliveries/retry-plan";
 import { StatusBadge } from "@/components/deliveries/status-badge";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
@@ -51,6 +52,9 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
     ["Delivered", delivery.deliveredAt ? exactTime(delivery.deliveredAt) : "—"],
   ];
   const waiting = delivery.status === "pending" || delivery.status === "delivering";
+  const canChange = can(ctx.actor, "change");
+  const action = deliveryAction.bind(null, ctx.organizationId);
+  const destinationNames = new Map(delivery.destinations.map((row) => [row.destinationId, row.name ?? row.destinationId]));
   return (
     <>
       <div className="flex flex-wrap items-center gap-3">
@@ -60,8 +64,11 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <div className="ml-auto"><AutoRefresh active={waiting} intervalMs={2000} /></div>
       </div>
       <Card title="Summary">
-        {can(ctx.actor, "change") ? (
-          <div className="mb-4"><DeliveryActions action={deliveryAction.bind(null, ctx.organizationId)} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} /></div>
+        {canChange ? (
+          <div className="mb-4">
+            {delivery.destinations.length > 1 ? <p className="mb-2 text-sm text-slate-600">{`Replay and Bury here act on all ${delivery.destinations.length} destinations; each one’s own are below.`}</p> : null}
+            <DeliveryActions action={action} id={delivery.id} status={delivery.status} attemptCount={delivery.attemptCount} paused={endpoint.paused} />
+          </div>
         ) : null}
         {plan ? <RetryPlanView plan={plan} now={now} /> : null}
         {delivery.lastError ? <p className="mb-3 text-sm break-words text-red-800" data-testid="delivery-last-error">Last error: {delivery.lastError}</p> : null}
@@ -71,7 +78,8 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           ))}
         </dl>
       </Card>
-      <Card title="Attempts"><AttemptsTimeline attempts={delivery.attempts} now={now} /></Card>
+      <Card title="Destinations"><DestinationDeliveries delivery={delivery} action={canChange ? action : null} now={now} /></Card>
+      <Card title="Attempts"><AttemptsTimeline attempts={delivery.attempts} destinationNames={destinationNames} now={now} /></Card>
       <Card title="Body"><DeliveryBody body={delivery.body} encoding={delivery.bodyEncoding} sizeBytes={delivery.sizeBytes} /></Card>
       <Card title="Headers">
         <table className="w-full text-left text-xs">

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DestinationList } from "@/components/destinations/destination-list";
 import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
 import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
@@ -12,6 +13,9 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { alertEmailStatus } from "@/lib/alerts/alert-email-status";
+import type { Ctx } from "@/lib/context";
+import { listDestinations } from "@/lib/destinations/list-destinations";
+import type { DestinationView } from "@/lib/destinations/present-destination";
 import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
@@ -23,12 +27,26 @@ import { listQuarantinedRequests } from "@/lib/quarantine/list-quarantined-reque
 import { quarantineSummary } from "@/lib/quarantine/quarantine-summary";
 import { providerName } from "@/lib/signatures/provider-names";
 import { deleteEndpointAction, setPausedAction, updateEndpointAction } from "./actions";
+import { createDestinationAction, deleteDestinationAction, updateDestinationAction } from "./destination-actions";
+import { previewFilterAction } from "./filter-preview-actions";
 import { reverifyQuarantineAction } from "./quarantine-actions";
 import { rotateSecretAction } from "./secret-actions";
 
 export const metadata = { title: "Endpoint settings · Webhook Inbox" };
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
+/** Every destination of the endpoint: a page holds ENDPOINT_MAX_DESTINATIONS at its default, but the limit is configurable. */
+async function allDestinations(ctx: Ctx, endpointId: string): Promise<DestinationView[]> {
+  const all: DestinationView[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof listDestinations>> = await listDestinations({ ctx, input: { endpointId, limit: 200, cursor } });
+    all.push(...page.data);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
 
 // One endpoint's settings: where its webhooks come in and go, how they are retried and alerted on, and what was refused.
 export default async function EndpointPage({ params }: { params: Promise<{ id: string }> }) {
@@ -39,6 +57,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
     if (error instanceof NotFoundError) notFound();
     throw error;
   });
+  const destinations = await allDestinations(ctx, endpoint.id);
   const rejections = await listRejectedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
   const quarantine = endpoint.provider === "none" ? null : await listQuarantinedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
   const quarantined = quarantine ? await quarantineSummary({ ctx, input: { endpointId: endpoint.id } }) : null;
@@ -80,6 +99,18 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
       >
         {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
         <EndpointSettingsForm action={updateEndpointAction.bind(null, ctx.organizationId)} endpoint={endpoint} alertEmailStatus={alertEmail} readOnly={!canChange} />
+      </Card>
+      <Card title="Destinations">
+        <DestinationList
+          destinations={destinations}
+          endpointId={endpoint.id}
+          actions={canChange ? {
+            create: createDestinationAction.bind(null, ctx.organizationId),
+            update: updateDestinationAction.bind(null, ctx.organizationId),
+            remove: deleteDestinationAction.bind(null, ctx.organizationId),
+            preview: previewFilterAction.bind(null, ctx.organizationId),
+          } : null}
+        />
       </Card>
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />

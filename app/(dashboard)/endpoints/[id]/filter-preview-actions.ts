@@ -1,0 +1,20 @@
+"use server";
+// The filter editor's Preview: which of the endpoint's newest stored requests the filter typed would match. It
+// changes nothing, so reading is enough; it answers ids, event types and times, never a body.
+import { requireActionCtx } from "@/lib/auth/dashboard-ctx";
+import { runFormAction, type FormState } from "@/lib/auth/form-action";
+import { filterFromText } from "@/lib/destinations/destination-form";
+import { previewFilter, type FilterPreview } from "@/lib/destinations/preview-filter";
+import { idOrNotFound } from "@/lib/ids";
+
+export type FilterPreviewState = FormState<{ preview: FilterPreview }>;
+
+/** Called by the editor with its form's data (not as the form's action: saving is). */
+export async function previewFilterAction(renderedFor: string, form: FormData): Promise<FilterPreviewState> {
+  return runFormAction(async () => {
+    const ctx = await requireActionCtx(renderedFor, "read");
+    const endpointId = idOrNotFound("ep", form.get("endpointId"), "Endpoint");
+    const preview = await previewFilter({ ctx, input: { endpointId, filter: filterFromText(String(form.get("filter") ?? "")) } });
+    return { ok: true, preview };
+  });
+}
