@@ -19,11 +19,15 @@
 //   longest wait for deliveries), --port (BENCH_PORT: the web server's, the destination on the next; default free ports),
 //   --kept-weeks (BENCH_KEPT_WEEKS, 0: another organization keeps that many past weeks, 100 deliveries each, as a
 //   year's retention leaves them: bench/support/kept-weeks.ts; BENCH_FLOORS=unset leaves the floors '', as before them);
+//   --fanout-rate (BENCH_FANOUT_RATE, the first rate; 0 skips: each endpoint then gets two more destinations, one
+//   taking every request and one whose filter takes half, and that rate is offered again: PostgreSQL CPU per
+//   request against the one-destination phase of the same rate, issue #43's target ≤ 2×),
 //   env BENCH_BODY (realistic, padded or entropy[:KiB]: the bodies sent, bench/support/signed-webhook.ts)
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { createDestination } from "@/lib/destinations/create-destination";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { indexBodies, indexBodiesSettings } from "@/lib/search/index-bodies";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
@@ -38,7 +42,7 @@ import { benchBodyLabel } from "../support/signed-webhook";
 import { keepPastWeeks } from "../support/kept-weeks";
 import { summarize } from "../support/stats";
 
-const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port", "kept-weeks"] as const;
+const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port", "kept-weeks", "fanout-rate"] as const;
 const { values: args } = parseArgs({ options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])) });
 const option = (name: (typeof OPTIONS)[number], fallback: string) =>
   (args[name] as string | undefined) ?? process.env[`BENCH_${name.toUpperCase().replaceAll("-", "_")}`] ?? fallback;
@@ -50,6 +54,9 @@ const ENDPOINTS = Number(option("endpoints", "10"));
 const ORGANIZATIONS = Math.min(ENDPOINTS, Number(option("organizations", String(ENDPOINTS))));
 const DRAIN_SECONDS = Number(option("drain-seconds", "120"));
 const KEPT_WEEKS = Number(option("kept-weeks", "0"));
+const FANOUT_RATE = Number(option("fanout-rate", String(RATES[0])));
+/** The fan-out phase's half: the webhook ids end in a random hex digit (bench/support/open-loop.ts); 8 of 16 match. */
+const HALF_FILTER = { $or: "01234567".split("").map((digit) => ({ body: { id: { $endsWith: digit } } })) };
 const FLOORS = process.env.BENCH_FLOORS === "unset" ? "unset" : "set";
 const IDLE_SECONDS = 10;
 if (option("port", "")) process.env.BENCH_PORT = option("port", "");
@@ -190,6 +197,23 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
 
+    let fanOut: { one: Phase; three: Phase; rows: number } | null = null;
+    if (FANOUT_RATE > 0) {
+      const one = phases.find((p) => p.rate === FANOUT_RATE);
+      for (const endpoint of endpoints) {
+        await createDestination({ ctx: endpoint.ctx, input: { endpointId: endpoint.id, body: { name: "every request", url: `${destination.url}/all` } } });
+        await createDestination({ ctx: endpoint.ctx, input: { endpointId: endpoint.id, body: { name: "half", url: `${destination.url}/half`, filter: HALF_FILTER } } });
+      }
+      // The web server's endpoint cache keeps an endpoint's routing 5 s (lib/endpoints/endpoint-cache.ts).
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const rowsBefore = (await watch`select count(*)::int as n from deliveries`)[0]!.n as number;
+      console.log(`fan-out: ${FANOUT_RATE}/s for ${SECONDS} s into three destinations an endpoint (one filter taking half)…`);
+      const three = await measure(`fan-out ${FANOUT_RATE}/s`, FANOUT_RATE, SECONDS, "delivered");
+      const rows = (await watch`select count(*)::int as n from deliveries`)[0]!.n - rowsBefore;
+      if (one) fanOut = { one, three, rows };
+      else console.log(`(no one-destination phase at ${FANOUT_RATE}/s in --rates to compare with)`);
+    }
+
     const paused: Phase[] = [];
     let owed: Owed | null = null;
     if (PAUSED_RATE > 0) {
@@ -206,6 +230,7 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       owed = { cpu: await meter.stop(), wal: await walSince(walAtStart), webhooks: stopped.load.ok };
     }
     report(phases, paused, owed, idle, destination);
+    if (fanOut) reportFanOut(fanOut);
   } finally {
     await watch.end();
   }
@@ -297,4 +322,18 @@ function report(phases: Phase[], paused: Phase[], owed: Owed | null, idle: CpuUs
 function printBusiestStatements(label: string, shares: ActiveQueryShare[]) {
   console.log(`  ${label}: statements seen running (average backends at once, wait event)`);
   for (const share of shares) console.log(`    ${share.backends.toFixed(2)}  ${share.wait}  ${share.statement}`);
+}
+
+/** One destination against three (one filter taking half) at the same offered rate, in the same run. */
+function reportFanOut({ one, three, rows }: { one: Phase; three: Phase; rows: number }) {
+  const per = (p: Phase) => micros(p.cpu.database, p);
+  console.log(`\nFan-out at ${three.rate}/s: one destination against three (one filter taking half):`);
+  console.log("| destinations | achieved /s | ingest p50 / p99 ms | deliveries per request | PostgreSQL CPU µs per request | web / worker CPU µs per request | send→destination p99 ms |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const [label, p, perRequest] of [["1", one, 1], ["3", three, rows / Math.max(1, three.load.ok)]] as const) {
+    console.log(`| ${label} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${perRequest.toFixed(2)} | ${per(p).toFixed(0)} | ` +
+      `${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} | ${ms(p.sendToDestination.p99)} |`);
+  }
+  const ratio = per(three) / per(one);
+  console.log(`PostgreSQL per request, three ÷ one: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "NOT met"})`);
 }
