@@ -105,7 +105,8 @@ async function attemptOnce(
   const then =
     settlement.status === "delivered" ? "delivered"
     : settlement.status === "dead" ? `dead: ${settlement.reason}`
-    : `retry at ${settlement.nextAttemptAt?.toISOString()}: ${settlement.reason}`;
+    : settlement.nextAttemptAt ? `retry at ${settlement.nextAttemptAt.toISOString()}: ${settlement.reason}`
+    : `not retried: ${settlement.reason}`;
   const note = settlement.applied ? "" : " (the delivery was buried meanwhile; only the attempt was recorded)";
   const level = settlement.status === "delivered" ? "info" : "problem";
   logDelivery(about, `attempt #${attempt.attemptNumber} (${attempt.trigger}) → ${answer} in ${send.durationMs} ms; ${then}${note}`, level);
