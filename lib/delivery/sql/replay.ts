@@ -41,8 +41,9 @@ export const REPLAY = (input: { organizationId: string; ids: string[] }): SQL =>
   -- looked at again before the drop): with its key, a provider's retry of its event id is still a duplicate. A
   -- key a newer delivery of the same event id holds stays that one's.
   kept as (
+    -- The key names the request (a row for a further destination is the request's id, ':' and its own: lib/ids.ts).
     insert into delivery_keys (endpoint_id, external_id, delivery_id)
-    select r.endpoint_id, r.external_id, r.id from replayed r
+    select distinct r.endpoint_id, r.external_id, split_part(r.id, ':', 1) from replayed r
     on conflict do nothing
   )
   select r.id, r.endpoint_id, r.destination_id from replayed r`;
