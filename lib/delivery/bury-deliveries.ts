@@ -16,7 +16,8 @@ import { logger } from "@/lib/logging/logger";
  */
 export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean; keepDelivered?: boolean } }): Promise<{ count: number }> {
   const keepDelivered = input.keepDelivered ?? false;
-  const skipped: DeliveryStatus[] = keepDelivered ? ["dead", "delivered"] : ["dead"];
+  // A filtered row went to no destination: nothing to bury.
+  const skipped: DeliveryStatus[] = keepDelivered ? ["dead", "delivered", "filtered"] : ["dead", "filtered"];
   const { filter, where } = await bulkSelection(ctx, input.filter, skipped);
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   const buried = await changeInChunks(ctx, {

@@ -13,7 +13,8 @@ import { logger } from "@/lib/logging/logger";
  * not delay new traffic. `dryRun` only counts (and records nothing).
  */
 export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filter: unknown; dryRun?: boolean } }): Promise<{ count: number }> {
-  const selection = await bulkSelection(ctx, input.filter, ["delivering"]);
+  // A filtered row is routed again by a replay of its own delivery, not in bulk (replay-delivery.ts).
+  const selection = await bulkSelection(ctx, input.filter, ["delivering", "filtered"]);
   const where = and(selection.where, noAttemptInFlight)!;
   if (input.dryRun) return { count: await countSelection(ctx, where) };
   const replayed = await changeInChunks(ctx, {

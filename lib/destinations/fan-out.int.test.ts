@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import * as replayRoute from "@/app/api/v1/deliveries/[id]/replay/route";
+import * as bulkReplayRoute from "@/app/api/v1/deliveries/replay/route";
 import * as buryRoute from "@/app/api/v1/deliveries/[id]/bury/route";
 import * as deliveryRoute from "@/app/api/v1/deliveries/[id]/route";
 import * as deliveriesRoute from "@/app/api/v1/deliveries/route";
@@ -145,6 +146,10 @@ describe("fan-out to several destinations", () => {
     expect(item).toMatchObject({ id: refund.id, status: "filtered", destinations: [], attemptCount: 0 });
     const [row] = await getSql()`select count(*)::int as n from deliveries where id = ${refund.id} or id like ${`${refund.id}:%`}`;
     expect(row!.n).toBe(1);
+    // A bulk replay counts (and would replay) no filtered row: that is a replay of its own delivery's to route.
+    const dry = await callRoute(bulkReplayRoute.POST, { method: "POST", apiKey: acme.apiKey, path: "/?dryRun=true", body: { endpointId: endpoint.id } });
+    const [replayable] = await getSql()`select count(*)::int as n from deliveries where endpoint_id = ${endpoint.id} and status not in ('delivering', 'filtered')`;
+    expect(dry.body.count).toBe(replayable!.n);
     // Filters change: the picky destination now takes refunds, and so does the paused one (which holds it).
     await getSql()`update destinations set filter = ${getSql().json({ body: { type: { $startsWith: "refund." } } })} where id in (${lanes.picky}, ${lanes.paused})`;
     forgetEndpoint(endpoint.id);
