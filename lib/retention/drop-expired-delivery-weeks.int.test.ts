@@ -28,7 +28,7 @@ async function organization(retentionDays: number) {
 type Org = Awaited<ReturnType<typeof organization>>;
 
 /** A delivery of the week `week` ahead (its id says so), with its payload, one attempt and its dedupe key, as ingest and a finish leave them. */
-async function store(org: Org, id: string, status: "pending" | "delivered" | "dead", changed: string) {
+async function store(org: Org, id: string, status: "pending" | "delivered" | "dead" | "filtered", changed: string) {
   await getSql()`
     with k as (insert into delivery_keys (endpoint_id, external_id, delivery_id) values (${org.endpointId}, ${"evt_" + id}, ${id})),
     d as (insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, updated_at)
@@ -67,6 +67,10 @@ describe("retention by whole weeks", () => {
     const week8 = { short: [1, 2, 3, 4, 5].map((n) => idInWeek(8, n)), long: [6, 7].map((n) => idInWeek(8, n)) };
     for (const [i, id] of week8.short.entries()) await store(short, id, i < 3 ? "delivered" : "dead", "2 days");
     for (const id of week8.long) await store(long, id, "delivered", "40 days");
+    // And a third organization's request no destination took (filtered), past its day: it goes with its week.
+    const filteredOnly = await organization(1);
+    const week8Filtered = idInWeek(8, 8);
+    await store(filteredOnly, week8Filtered, "filtered", "2 days");
     // Week 9: the short organization's delivery is past its day; the long one's, 10 days old, is within its 30.
     const week9 = [idInWeek(9, 1), idInWeek(9, 2)];
     await store(short, week9[0]!, "delivered", "2 days");
@@ -87,18 +91,20 @@ describe("retention by whole weeks", () => {
     expect(dropped.weeks).toContain(monday(8));
     expect(dropped.weeks).not.toContain(monday(9));
     expect(dropped.weeks).not.toContain(monday(10));
-    expect(dropped.deliveries).toBe(7);
+    expect(dropped.deliveries).toBe(8);
     expect(dropped.finished).toBe(true);
     expect(await partitionsOf(8)).toEqual([]);
     // Keys went in batches of at most 2, walked by id; those of the weeks kept are all there.
     expect(Math.max(...batches)).toBeLessThanOrEqual(2);
-    expect(batches.reduce((a, b) => a + b, 0)).toBe(7);
-    expect(await keysOf([...week8.short, ...week8.long])).toEqual([]);
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(8);
+    expect(await keysOf([...week8.short, ...week8.long, week8Filtered])).toEqual([]);
     expect(await keysOf([...week9, ...week10])).toEqual([...week9, ...week10].sort());
     for (const week of [9, 10]) expect(await partitionsOf(week)).toHaveLength(3);
     // The counters: each endpoint's removals, as a DELETE's trigger would have written them.
     expect(await counted(short.endpointId)).toMatchObject({ received: 8, removed: 5, no_longer_delivered: 3, no_longer_dead: 2 });
     expect(await counted(long.endpointId)).toMatchObject({ received: 3, removed: 2, no_longer_delivered: 2 });
+    // A filtered row was never counted as received: its removal is not counted either.
+    expect(await counted(filteredOnly.endpointId)).not.toHaveProperty("removed");
     // Nothing is lost if an id of a dropped week turns up after all: the default partition takes it.
     const straggler = idInWeek(8, 99);
     await sql`insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, size_bytes) values (${straggler}, ${short.organizationId}, ${short.endpointId}, 'dst_' || substr(${short.endpointId}, 4), 'evt_straggler', 1)`;

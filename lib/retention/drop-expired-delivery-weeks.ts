@@ -65,7 +65,8 @@ export async function dropExpiredDeliveryWeeks({
 
 /**
  * Whether no delivery of the week is pending or delivering, and each organization's newest settled one in it
- * is past that organization's retention (database clock). Index probes only, cheap enough to run under the
+ * (delivered, dead, or filtered: a request no destination took, which goes with its week, never alone) is past
+ * that organization's retention (database clock). Index probes only, cheap enough to run under the
  * parents' lock: the organizations in the week by a skip scan of deliveries_org_received_idx, then per
  * organization the newest entry of deliveries_org_settled_idx, stopping at the first organization that keeps
  * something (the walk is pulled as needed: a week most keep costs a probe or two a run); deliveries_org_open_idx
@@ -83,7 +84,7 @@ async function isExpiredWeek(sql: Sql, suffix: string): Promise<boolean> {
     )
     select not exists (select from ${week} d where d.status in ('pending', 'delivering'))
       and not exists (select from orgs where orgs.id is not null and not coalesce(
-        (select max(d.updated_at) from ${week} d where d.organization_id = orgs.id and d.status in ('delivered', 'dead'))
+        (select max(d.updated_at) from ${week} d where d.organization_id = orgs.id and d.status in ('delivered', 'dead', 'filtered'))
           < now() - make_interval(days => (select o.retention_days from organizations o where o.id = orgs.id)),
         false)) as expired`;
   return row?.expired === true;
@@ -101,7 +102,7 @@ async function deleteExpiredKeys(sql: Sql, suffix: string, after: string, limit:
     ), gone as (
       delete from delivery_keys k using batch b join organizations o on o.id = b.organization_id
       where k.endpoint_id = b.endpoint_id and k.external_id = b.external_id and k.delivery_id = b.id
-        and b.status in ('delivered', 'dead') and b.updated_at < now() - make_interval(days => o.retention_days)
+        and b.status in ('delivered', 'dead', 'filtered') and b.updated_at < now() - make_interval(days => o.retention_days)
       returning 1
     )
     select (select max(id) from batch) as last, (select count(*)::int from gone) as deleted`;
@@ -125,16 +126,17 @@ async function dropIfExpired(tx: postgres.TransactionSql, suffix: string): Promi
     select endpoint_id, organization_id, status, count(*)::int as n from ${tx(deliveriesOfWeek(suffix))} group by 1, 2, 3`;
   if (!(await lockDeliveryWeek(tx, suffix))) return BUSY;
   if (!(await isExpiredWeek(tx, suffix))) return CHANGED;
-  // What inbox_count_deleted_deliveries (0022_stats_counters.sql) writes for a DELETE of these rows.
+  // What inbox_count_deleted_deliveries (0037_fan_out.sql) writes for a DELETE of these rows: filtered ones were
+  // never counted.
   await tx`
     with c as (
       select * from unnest(${counted.map((c) => c.endpoint_id)}::text[], ${counted.map((c) => c.organization_id)}::text[],
         ${counted.map((c) => c.status)}::text[], ${counted.map((c) => c.n)}::int[]) as c(endpoint_id, organization_id, status, n)
     )
     insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
-    select endpoint_id, organization_id, 'removed', 0, sum(n) from c group by 1, 2
+    select endpoint_id, organization_id, 'removed', 0, sum(n) from c where status <> 'filtered' group by 1, 2
     union all
-    select endpoint_id, organization_id, 'no_longer_' || status, 0, n from c`;
+    select endpoint_id, organization_id, 'no_longer_' || status, 0, n from c where status in ('delivered', 'dead')`;
   await dropDeliveryWeek(tx, suffix);
   return counted.reduce((sum, c) => sum + c.n, 0);
 }
