@@ -60,7 +60,10 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
               </th>
               <td className={`${stacked.cell} py-3 pr-4 max-md:col-span-2`}><CellLabel>Oldest pending</CellLabel><OldestPending endpoint={endpoint} /></td>
               <td className={number}><CellLabel>Pending</CellLabel><span data-testid="pending-count">{endpoint.pending}</span></td>
-              <td className={number}><CellLabel>Received (24 h)</CellLabel>{endpoint.last24h.received}</td>
+              <td className={number}>
+                <CellLabel>Received (24 h)</CellLabel>{endpoint.last24h.received}
+                {endpoint.last24h.filtered > 0 ? <span className="block text-xs text-slate-600" data-testid="filtered-count">{endpoint.last24h.filtered} filtered</span> : null}
+              </td>
               <td className={number}><CellLabel>Delivered (24 h)</CellLabel>{endpoint.last24h.delivered}</td>
               <td className={`${number} ${endpoint.last24h.dead ? "text-red-700" : ""}`}><CellLabel>Dead (24 h)</CellLabel><span data-testid="dead-count">{endpoint.last24h.dead}</span></td>
               <td className={number}><CellLabel>Success rate (24 h)</CellLabel><span data-testid="success-rate">{percent(endpoint.last24h.successRate)}</span></td>
@@ -74,6 +77,7 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
         <div><dt className="inline font-medium">Received, delivered, dead (24 h):</dt> <dd className="inline">deliveries received in the last 24 hours, and of those, the ones delivered or dead by now.</dd></div>
         <div><dt className="inline font-medium">Success rate:</dt> <dd className="inline">delivered ÷ settled (delivered + dead) of those; deliveries still waiting, a replay included, are not counted until they settle.</dd></div>
         <div><dt className="inline font-medium">Refused:</dt> <dd className="inline">requests the ingest URL turned away (bad or missing signature, too large, …), as the endpoint&apos;s log keeps them (at most 10 per 10 s, the newest 100).</dd></div>
+        <div><dt className="inline font-medium">Filtered:</dt> <dd className="inline">requests stored in the last 24 hours that no destination&apos;s filter took; not in received.</dd></div>
         <div><dt className="inline font-medium">Pending:</dt> <dd className="inline">waiting for an attempt or in flight now, however old.</dd></div>
       </dl>
     </div>

@@ -53,7 +53,7 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     expect(endpoints).toHaveLength(1);
     const orders = endpoints[0]!;
     expect(orders).toMatchObject({ id, name: "Orders", paused: false, pending: 4, oldestPendingAgeSeconds: 2 * 86_400, overThreshold: true, alertPendingAgeSeconds: 600 });
-    expect(orders.last24h).toEqual({ received: 7, delivered: 3, dead: 1, waiting: 3, successRate: 3 / 4, refused: 0 });
+    expect(orders.last24h).toEqual({ received: 7, delivered: 3, dead: 1, waiting: 3, successRate: 3 / 4, refused: 0, filtered: 0 });
     expect(orders.hourly).toHaveLength(24);
     expect(orders.hourly.map((h) => h.hoursAgo)).toEqual(Array.from({ length: 24 }, (_, i) => 23 - i));
     const at = (hoursAgo: number) => orders.hourly.find((h) => h.hoursAgo === hoursAgo)!;
@@ -74,7 +74,7 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     const [b, q] = endpoints;
     expect(b).toMatchObject({ pending: 1, oldestPendingAgeSeconds: 60, overThreshold: false });
     expect(q).toMatchObject({ paused: true, pending: 0, oldestPendingAgeSeconds: 0, overThreshold: false });
-    expect(q!.last24h).toEqual({ received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0 });
+    expect(q!.last24h).toEqual({ received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 });
     expect(q!.hourly.every((h) => h.received === 0 && h.delivered === 0 && h.dead === 0 && h.retrying === 0)).toBe(true);
   });
 
@@ -116,6 +116,24 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
     expect(Object.fromEntries(endpoints.map((e) => [e.name, e.last24h.refused]))).toEqual({ Signed: 2, Other: 1 });
   });
+
+  it("counts the requests no destination took apart from those received, before and after the roll-up, less one a replay routed", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Picky" });
+    await insert(org.organizationId, endpoint.id, "filtered", ago(120));
+    await insert(org.organizationId, endpoint.id, "filtered", ago(5 * 3600));
+    await insert(org.organizationId, endpoint.id, "filtered", ago(25 * 3600)); // before the window
+    await insert(org.organizationId, endpoint.id, "delivered", ago(60));
+    const figures = async () => (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints[0]!.last24h;
+    expect(await figures()).toMatchObject({ received: 1, delivered: 1, filtered: 2 });
+    await rollUpDeliveryCounters();
+    expect(await figures()).toMatchObject({ received: 1, delivered: 1, filtered: 2 });
+    // Its filter now takes them: a replay routes the newest, which then counts as received (and waiting).
+    const [newest] = await getSql()`select id from deliveries where endpoint_id = ${endpoint.id} and status = 'filtered' order by received_at desc limit 1`;
+    await getSql()`insert into delivery_payloads (delivery_id, organization_id, headers, body) values (${newest!.id}, ${org.organizationId}, '{}', ${Buffer.from("{}")})`;
+    await replayDelivery({ ctx: org.ctx, input: { id: newest!.id } });
+    expect(await figures()).toMatchObject({ received: 2, filtered: 1, waiting: 1 });
+  });
 });
 
 describe("the overview counts receipts from the per-minute counts", () => {
@@ -131,7 +149,7 @@ describe("the overview counts receipts from the per-minute counts", () => {
       from generate_series(0, 2999) g`;
     await insert(org.organizationId, endpoint.id, "dead", ago(5), 4);
     await getSql()`analyze deliveries`;
-    const expected = { received: 3001, delivered: 3000, dead: 1, waiting: 0, successRate: 3000 / 3001, refused: 0 };
+    const expected = { received: 3001, delivered: 3000, dead: 1, waiting: 0, successRate: 3000 / 3001, refused: 0, filtered: 0 };
     for (const when of ["not folded yet", "folded"]) {
       if (when === "folded") await rollUpDeliveryCounters();
       const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
@@ -169,7 +187,7 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
       const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
       const [down] = read.result.endpoints;
       expect(read.entries, when).toBeLessThan(50); // the backlog's first entry, not 3,000 open deliveries
-      expect(down!.last24h, when).toEqual({ received: 3000, delivered: 0, dead: 30, waiting: 2970, successRate: 0, refused: 0 });
+      expect(down!.last24h, when).toEqual({ received: 3000, delivered: 0, dead: 30, waiting: 2970, successRate: 0, refused: 0, filtered: 0 });
       expect(down!.hourly, when).toEqual(hours);
     }
   });

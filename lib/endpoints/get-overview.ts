@@ -52,6 +52,8 @@ export interface WindowFigures {
   successRate: number | null;
   /** Requests refused at the ingest URL (bad or missing signature, …) as its log keeps them: 10 per 10 s, the newest 100. */
   refused: number;
+  /** Requests stored in the window that no destination's filter took (not in received). */
+  filtered: number;
 }
 
 export interface EndpointOverview {
@@ -77,7 +79,7 @@ export interface Overview {
 }
 
 type BacklogRow = { id: string; name: string; provider: string; paused: boolean; alertPendingAgeSeconds: number | null; pending: string | number; oldestPendingAgeSeconds: string | number; refused: string | number };
-type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; dead: string | number; retrying: string | number };
+type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; dead: string | number; retrying: string | number; filtered: string | number };
 
 /** `input.now` fixes the clock (tests); by default the server's. */
 export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now?: Date } }): Promise<Overview> {
@@ -103,13 +105,14 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const nowMinute = new Date(Math.floor(Date.parse(now) / 60_000) * 60_000).toISOString();
   const firstMinute = new Date(Date.parse(nowMinute) - (OVERVIEW_HOURS * 60 - 1) * 60_000).toISOString();
   const hoursAgo = (minute: SQL) => sql`floor(extract(epoch from ${nowMinute}::timestamptz - ${minute}) / 3600)::int`;
-  const receiptCounts = sql.raw(`'received', 'open_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
+  const receiptCounts = sql.raw(`'received', 'filtered', 'open_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
   const hours = await ctx.db.execute<HourRow>(sql`
     select e.id as "endpointId", ${hoursAgo(sql`c.minute`)} as "hoursAgo",
       coalesce(sum(c.count) filter (where c.event = 'received'), 0) as "received",
       coalesce(sum(c.count) filter (where c.event = 'open_by_receipt'), 0) as "open",
       coalesce(sum(c.count) filter (where c.event = 'dead_by_receipt'), 0) as "dead",
-      coalesce(sum(c.count) filter (where c.event = 'retrying_by_receipt'), 0) as "retrying"
+      coalesce(sum(c.count) filter (where c.event = 'retrying_by_receipt'), 0) as "retrying",
+      coalesce(sum(c.count) filter (where c.event = 'filtered'), 0) as "filtered"
     from endpoints e cross join lateral (
       select c.minute, c.event, c.count from delivery_counts_by_minute c
       where c.endpoint_id = e.id and c.event in (${receiptCounts}) and c.minute >= ${firstMinute}::timestamptz and c.minute <= ${nowMinute}::timestamptz
@@ -117,8 +120,8 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
       -- Not folded yet (the roll-up runs every minute): a received event's at is its receipt's minute (the
       -- receipt's time itself for events written before migration 0032); the others carry their receipt's
       -- minute (from migration 0034), counted as the roll-up counts them.
-      select date_trunc('minute', v.at), 'received', v.count from delivery_counter_events v
-      where v.endpoint_id = e.id and v.event = 'received' and v.at >= ${firstMinute}::timestamptz
+      select date_trunc('minute', v.at), v.event, v.count from delivery_counter_events v
+      where v.endpoint_id = e.id and v.event in ('received', 'filtered') and v.at >= ${firstMinute}::timestamptz
         and v.at < ${nowMinute}::timestamptz + interval '1 minute'
       union all
       select v.received_minute, r.counted, r.n from delivery_counter_events v cross join lateral inbox_receipt_count(v.event, v.count) r
@@ -133,7 +136,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
     endpoints: backlog.map((row) => {
       const rows = byEndpoint.get(row.id) ?? [];
       const hourly: HourBucket[] = Array.from({ length: OVERVIEW_HOURS }, (_, i) => ({ hoursAgo: OVERVIEW_HOURS - 1 - i, received: 0, delivered: 0, dead: 0, retrying: 0 }));
-      const totals = { received: 0, delivered: 0, dead: 0, waiting: 0 };
+      const totals = { received: 0, delivered: 0, dead: 0, waiting: 0, filtered: 0 };
       for (const hour of rows) {
         const bucket = hourly[OVERVIEW_HOURS - 1 - Math.min(OVERVIEW_HOURS - 1, Math.max(0, hour.hoursAgo))]!;
         const [open, dead] = [Number(hour.open), Number(hour.dead)];
@@ -142,7 +145,10 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
         const received = Math.max(Number(hour.received), open + dead);
         const delivered = received - open - dead;
         Object.assign(bucket, { received: bucket.received + received, delivered: bucket.delivered + delivered, dead: bucket.dead + dead, retrying: bucket.retrying + Number(hour.retrying) });
-        Object.assign(totals, { received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + dead, waiting: totals.waiting + open });
+        Object.assign(totals, {
+          received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + dead, waiting: totals.waiting + open,
+          filtered: totals.filtered + Number(hour.filtered),
+        });
       }
       const settled = totals.delivered + totals.dead;
       const oldestPendingAgeSeconds = Number(row.oldestPendingAgeSeconds);

@@ -19,7 +19,7 @@ export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgre
       insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
       select endpoint_id, event, minute, sum(count) from (
         select m.endpoint_id, m.event, date_trunc('minute', m.at) as minute, m.count from moved m
-        where m.event in ('received', 'delivered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
+        where m.event in ('received', 'delivered', 'filtered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
         union all
         select m.endpoint_id, r.counted, m.received_minute, r.n from moved m cross join lateral inbox_receipt_count(m.event, m.count) r
         where m.received_minute > now() - make_interval(secs => ${KEPT_MINUTES * 60})
