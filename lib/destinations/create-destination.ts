@@ -3,12 +3,11 @@ import { destinations } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { config } from "@/lib/config/config";
 import { withTransaction, type Ctx } from "@/lib/context";
-import { encryptSecret } from "@/lib/crypto/secret-box";
 import { LimitReachedError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { auditedDestinationSettings } from "./destination-audit-details";
 import { newDestinationId } from "./destination-ids";
-import { assertSupportedYet, assertUrlFitsType, assertValidFilter, CreateDestinationInput } from "./destination-input";
+import { assertSupportedYet, assertUrlFitsType, assertValidFilter, CreateDestinationInput, storedDeliverySettings } from "./destination-input";
 import { presentDestination, type DestinationView } from "./present-destination";
 
 /**
@@ -48,11 +47,7 @@ export async function createDestination({ ctx, input }: { ctx: Ctx; input: { end
         ratePerSecond: data.rateLimit?.perSecond ?? null,
         rateBurst: data.rateLimit?.burst ?? null,
         orderingKey: data.orderingKey ?? null,
-        paused: data.paused,
-        maxAttempts: data.maxAttempts,
-        retryBaseSeconds: data.retryBaseSeconds,
-        timeoutMs: data.timeoutMs,
-        outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
+        ...storedDeliverySettings(data),
       })
       .returning();
     await recordAudit(ctx, { action: "destination.created", target: { type: "destination", id: inserted!.id }, details: auditedDestinationSettings(inserted!) });

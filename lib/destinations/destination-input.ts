@@ -1,6 +1,7 @@
 // What a destination is made and changed with (API.md "Destinations"). The fields an endpoint shares with its
 // default destination (name, url, paused, retries, timeout, outbound secret) are declared here once, and
 // lib/endpoints/endpoint-input.ts takes them from here, so both APIs hold the same bounds.
+import { encryptSecret } from "@/lib/crypto/secret-box";
 import { z } from "zod";
 import { DESTINATION_TYPES, type DestinationType } from "@/db/schema";
 import { InvalidFilterError, ValidationError } from "@/lib/errors";
@@ -125,4 +126,15 @@ export async function assertUrlFitsType(type: DestinationType, url: string | nul
  */
 export function assertSupportedYet(input: { type?: DestinationType }): void {
   if (input.type === "pull") throw new ValidationError("type: pull destinations cannot be pulled from in this release yet; use an http destination.");
+}
+
+/** A destination's delivery settings as stored, from the fields an endpoint and a destination share: one mapping for both. */
+export function storedDeliverySettings(input: { paused: boolean; maxAttempts: number; retryBaseSeconds: number; timeoutMs: number; outboundSecret?: string | null }) {
+  return {
+    paused: input.paused,
+    maxAttempts: input.maxAttempts,
+    retryBaseSeconds: input.retryBaseSeconds,
+    timeoutMs: input.timeoutMs,
+    outboundSecretEncrypted: input.outboundSecret ? encryptSecret(input.outboundSecret) : null,
+  };
 }

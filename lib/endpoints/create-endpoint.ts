@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { defaultDestinationId } from "@/lib/destinations/destination-ids";
+import { storedDeliverySettings } from "@/lib/destinations/destination-input";
 import { newId } from "@/lib/ids";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
 import { parseInput } from "@/lib/validation";
@@ -53,11 +54,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         type: "http",
         url: data.destinationUrl,
         isDefault: true,
-        paused: data.paused,
-        maxAttempts: data.maxAttempts,
-        retryBaseSeconds: data.retryBaseSeconds,
-        timeoutMs: data.timeoutMs,
-        outboundSecretEncrypted: data.outboundSecret ? encryptSecret(data.outboundSecret) : null,
+        ...storedDeliverySettings(data),
       })
       .returning();
     const created: EndpointRow = { ...inserted!, ...defaultDestinationFields(destination!) };
