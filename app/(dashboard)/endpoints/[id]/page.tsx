@@ -97,7 +97,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
           </form>
         ) : null}
       >
-        {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent until you resume.</Alert></div> : null}
+        {endpoint.paused ? <div className="mb-4"><Alert tone="warning">Paused: webhooks are still received and stored, but nothing is sent to its default destination until you resume (other destinations keep their own pause).</Alert></div> : null}
         <EndpointSettingsForm action={updateEndpointAction.bind(null, ctx.organizationId)} endpoint={endpoint} alertEmailStatus={alertEmail} readOnly={!canChange} />
       </Card>
       <Card title="Destinations">
