@@ -16,6 +16,8 @@ import { organizations } from "./tenants";
 export const DELIVERY_COUNTER_EVENTS = [
   "received", "delivered", "dead", "removed", "no_longer_delivered", "no_longer_dead", "retrying",
   "open_by_receipt", "dead_by_receipt", "retrying_by_receipt",
+  // Requests no destination took (migration 0040), for the overview; never in received.
+  "filtered",
 ] as const;
 
 /**
