@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidFilterError } from "@/lib/errors";
-import { destinationFieldsFromForm } from "./destination-form";
+import { destinationChangesFromForm, destinationFieldsFromForm } from "./destination-form";
 
 const formOf = (fields: Record<string, string>) => {
   const form = new FormData();
@@ -12,6 +12,12 @@ describe("the dashboard's destination form becomes the API's body", () => {
   it("saves what it shows: trimmed text, numbers, the filter as JSON, paused from its box", () => {
     const fields = destinationFieldsFromForm(formOf({ name: " Billing ", url: "https://example.com/b", filter: '{"body": {"type": "a"}}', maxAttempts: "3", retryBaseSeconds: "", timeoutMs: "2000", paused: "on" }));
     expect(fields).toEqual({ name: "Billing", url: "https://example.com/b", filter: { body: { type: "a" } }, maxAttempts: 3, timeoutMs: 2000, paused: true });
+  });
+
+  it("the list's Pause/Resume button changes that alone, whatever else the form holds", () => {
+    expect(destinationChangesFromForm(formOf({ pausedOnly: "1", paused: "on", name: "ignored" }))).toEqual({ paused: true });
+    expect(destinationChangesFromForm(formOf({ pausedOnly: "1" }))).toEqual({ paused: false });
+    expect(destinationChangesFromForm(formOf({ name: "B", url: "https://example.com/b" }))).toMatchObject({ name: "B", paused: false });
   });
 
   it("an empty filter removes it, an unticked box resumes", () => {

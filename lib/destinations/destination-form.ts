@@ -32,3 +32,8 @@ export function destinationFieldsFromForm(form: FormData): Record<string, unknow
   fields.paused = form.get("paused") === "on";
   return fields;
 }
+
+/** What an edit form changes: every field it shows, or, from the list's Pause/Resume button (`pausedOnly`), that alone. */
+export function destinationChangesFromForm(form: FormData): Record<string, unknown> {
+  return form.get("pausedOnly") ? { paused: form.get("paused") === "on" } : destinationFieldsFromForm(form);
+}

@@ -1,10 +1,7 @@
 // GET/PATCH/DELETE /api/v1/endpoints/:id/destinations/:destinationId — read, change, delete one destination
-import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
-import { deleteDestination } from "@/lib/destinations/delete-destination";
 import { getDestinationRowOrThrow } from "@/lib/destinations/get-destination-or-throw";
 import { presentDestination } from "@/lib/destinations/present-destination";
-import { updateDestination } from "@/lib/destinations/update-destination";
-import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
+import { changeEndpointDestination, removeEndpointDestination } from "@/lib/endpoints/endpoint-destinations";
 import { apiRoute } from "@/lib/http/api-route";
 
 type Params = { id: string; destinationId: string };
@@ -16,15 +13,12 @@ export const GET = apiRoute<Params>(async ({ ctx, params }) =>
   ids,
 );
 
-// After each change, the endpoint's cached destinations are forgotten: ingest routes by them.
-export const PATCH = apiRoute<Params>(async ({ ctx, params, json }) => {
-  const updated = await updateDestination({ ctx, input: { ...target(params), changes: await json() }, resume: resumeEndpointDeliveries });
-  forgetEndpoint(params.id);
-  return Response.json(updated);
-}, ids);
+export const PATCH = apiRoute<Params>(async ({ ctx, params, json }) =>
+  Response.json(await changeEndpointDestination({ ctx, input: { ...target(params), changes: await json() } })),
+  ids,
+);
 
 export const DELETE = apiRoute<Params>(async ({ ctx, params }) => {
-  await deleteDestination({ ctx, input: target(params) });
-  forgetEndpoint(params.id);
+  await removeEndpointDestination({ ctx, input: target(params) });
   return new Response(null, { status: 204 });
 }, ids);
