@@ -6,6 +6,7 @@ import type postgres from "postgres";
 import { getSql } from "@/db";
 import { enqueueRaw } from "@/lib/queue/enqueue";
 import { jobSpec } from "@/lib/queue/job-registry";
+import { processSingleton } from "@/lib/runtime/process-singleton";
 import { floorOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { lockDestinationSlots, rawRunner, wakeParkedDeliveries } from "./destination-slots";
 import { deliverySettings } from "./settings";
@@ -41,10 +42,29 @@ export async function scheduleRateWake(destinationId: string, { sql = getSql(), 
   await enqueueRaw(sql, [jobSpec("wake-rate-limited", { destinationId, dueAt }, { runAt })]);
 }
 
+/**
+ * Wakes waiting in a run hold one of the worker's job slots while they wait: a process lets this many wait at
+ * once, so one organization's many rate-limited destinations cannot fill the slots every organization's
+ * deliveries share. Past it, a wake is queued for its time again and found by the poll (up to 2 s late).
+ */
+const WAITING_IN_RUN_PER_PROCESS = 4;
+const waitingInRun = processSingleton("rate-limit wakes waiting in their run", () => ({ n: 0 }));
+
 /** The wake itself (jobs/wake-rate-limited.ts), run at or before `dueAt` (ms): returns how many it woke. */
 export async function wakeRateLimited({ destinationId, dueAt }: { destinationId: string; dueAt?: number }): Promise<number> {
   const wait = Math.min(WAIT_IN_RUN_MS, Math.max(0, (dueAt ?? 0) - Date.now()));
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  if (wait > 0 && waitingInRun.n >= WAITING_IN_RUN_PER_PROCESS) {
+    await enqueueRaw(getSql(), [jobSpec("wake-rate-limited", { destinationId, dueAt }, { runAt: new Date(dueAt!) })]);
+    return 0;
+  }
+  if (wait > 0) {
+    waitingInRun.n++;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    } finally {
+      waitingInRun.n--;
+    }
+  }
   const sql = getSql();
   const caps = deliverySettings();
   const floor = await floorOfDestinations(sql, [destinationId]);
