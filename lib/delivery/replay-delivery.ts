@@ -10,6 +10,7 @@ import { AttemptInFlightError, ConflictError, NotFoundError, ValidationError } f
 import { logDelivery } from "@/lib/logging/log-delivery";
 import { rowsOfRequestWhere, type DeliveryRow } from "./request-rows";
 import { REPLAY } from "./sql/replay";
+import { ROUTE_AGAIN } from "./sql/route-again";
 
 /** What a replay or a bury of one delivery may name: one of its destinations (API.md "Destinations"). */
 export const oneDeliveryInput = z.object({ destinationId: z.string().min(1).max(64).optional() }).strict();
@@ -93,17 +94,7 @@ async function routeAgain(tx: { db: Tx }, ctx: Ctx, row: DeliveryRow): Promise<b
   const lanes = lanesFor({ id: row.id, endpointId: row.endpointId, externalId: row.externalId }, destinations, () =>
     filterInputOf({ headers: payload.headers, body: payload.body, url: `/in/${row.endpointId}` }));
   if (lanes[0]!.filtered) return false;
-  const [first, ...others] = lanes;
-  await tx.db.execute(sql`
-    update deliveries set destination_id = ${first!.destinationId}, ordering_value = ${first!.orderingValue}, status = 'pending',
-      pending_since = now(), updated_at = now()
-    where id = ${row.id} and organization_id = ${ctx.organizationId} and status = 'filtered'`);
-  for (const lane of others) {
-    await tx.db.execute(sql`
-      insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, received_at)
-      select ${lane.id}, organization_id, endpoint_id, ${lane.destinationId}, ${lane.orderingValue}, external_id, event_type, size_bytes, source_ip, received_at
-      from deliveries where id = ${row.id} and organization_id = ${ctx.organizationId}`);
-  }
-  await enqueue(tx.db, lanes.map((lane) => deliverJobSpec({ deliveryId: lane.id, destinationId: lane.destinationId, trigger: "replay" })));
-  return true;
+  const routed = await tx.db.execute<{ id: string; destination_id: string }>(ROUTE_AGAIN({ organizationId: ctx.organizationId, requestId: row.id, lanes }));
+  await enqueue(tx.db, [...routed].map((lane) => deliverJobSpec({ deliveryId: lane.id, destinationId: lane.destination_id, trigger: "replay" })));
+  return routed.length > 0;
 }
