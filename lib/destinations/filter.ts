@@ -1,3 +1,4 @@
+// The destination filter compiler: validates a filter document once and compiles it into matching closures.
 /**
  * Destination filters (docs/api.md, "Destinations"): a JSON document matched against
  * `{body, headers, query, path}` of an incoming request. Where the spec is silent this follows
@@ -24,7 +25,8 @@
  *   `$eq`, `$neq`, `$in`, `$nin`, `$contains` take literal JSON: objects and arrays there compare by
  *   deep equality (key order ignored), and `$`-keys inside them are plain data.
  *   - `$eq` / `$neq`: deep equal / not; `$neq` matches an absent value.
- *   - `$in` / `$nin`: a list (at most MAX_FILTER_LIST_ITEMS) of values; `$nin` matches an absent value.
+ *   - `$in` / `$nin`: a list (at most MAX_FILTER_LIST_ITEMS, filter-bounds.ts) of values; `$nin` matches
+ *     an absent value.
  *   - `$gt $gte $lt $lte`: a number or a string; the value must be of the same type (strings compare by
  *     UTF-16 code units, so ISO-8601 timestamps of one format compare chronologically; header and query
  *     values are strings, so compare them with strings).
@@ -34,44 +36,24 @@
  *   - `$not`: a filter; `$or` / `$and`: a non-empty list of filters, each applied to the same value.
  * - `headers`: names are lower-cased on the request side; names in the filter are lower-cased when
  *   compiled, values stay case-sensitive.
- * - `query`: a name given once is a string, a repeated name a string[] in order (see toFilterQuery);
- *   a plain string matches either shape.
- * - `body`: see parseFilterBody.
+ * - `query`: a name given once is a string, a repeated name a string[] in order (see toFilterQuery in
+ *   filter-input.ts); a plain string matches either shape.
+ * - `body`: see parseFilterBody (filter-input.ts).
  *
- * Error paths: from the filter's root, field names joined with `.`, list positions as `[i]`, e.g.
- * `body.data.amount.$gte` or `$or[1].body.type`. A name that is empty, longer than 64 characters or
- * holds `.`, `[`, `]`, `"`, whitespace or a control character is written as `["name"]` (cut to its
- * first 64 characters with `…`). The root itself (a filter that is not an object, or too large) is `""`.
- * Errors are checked in document order, the serialized size last.
+ * Bounds on the document's size: see filter-bounds.ts. Error paths: see filter-paths.ts.
  */
+import { FilterBounds, MAX_FILTER_BYTES, MAX_FILTER_LIST_ITEMS, utf8Bytes } from "./filter-bounds";
+import type { FilterInput } from "./filter-input";
+import { allOf, isPlainObject, isRecord, readField, type Matcher } from "./filter-matchers";
+import { fail, formatFilterPath, InvalidFilter, type FilterPathSegment as Segment } from "./filter-paths";
 
 /** A filter document as stored: any JSON value, validated by compileFilter. */
 export type Filter = unknown;
-
-export type FilterInput = {
-  body: unknown;
-  headers: Record<string, string>;
-  query: Record<string, string | string[]>;
-  path: string;
-};
 
 export type FilterMatch = (input: FilterInput) => boolean;
 
 export type CompiledFilter = { ok: true; match: FilterMatch } | { ok: false; path: string; message: string };
 
-/** Nested objects and arrays, the root object being level 1. */
-export const MAX_FILTER_DEPTH = 16;
-/** Every JSON value in the document counts: objects, arrays and primitives (not keys). */
-export const MAX_FILTER_NODES = 500;
-/** UTF-8 bytes, for string values and for keys. */
-export const MAX_FILTER_STRING_BYTES = 1024;
-/** UTF-8 bytes of JSON.stringify(filter). */
-export const MAX_FILTER_BYTES = 16 * 1024;
-/** Entries of one `$in` or `$nin` list. */
-export const MAX_FILTER_LIST_ITEMS = 200;
-
-type Matcher = (value: unknown) => boolean;
-type Segment = string | number;
 /** Where a filter object sits: the root, the headers or query objects, or anywhere below a field. */
 type Mode = "root" | "headers" | "query" | "value";
 
@@ -83,91 +65,15 @@ const VALUE_OPERATORS = new Set([
 
 const matchEverything: FilterMatch = () => true;
 
-class InvalidFilter extends Error {
-  constructor(readonly segments: readonly Segment[], message: string) {
-    super(message);
-  }
-}
-
-function fail(segments: readonly Segment[], message: string): never {
-  throw new InvalidFilter(segments, message);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
-/** Own data only: a request can never make a filter read Object.prototype. */
-function readField(value: unknown, name: string): unknown {
-  return isRecord(value) && Object.hasOwn(value, name) ? value[name] : undefined;
-}
-
-function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}
-
-const SIMPLE_NAME = /^[^.[\]"\s\p{Cc}]{1,64}$/u;
-const SHOWN_NAME_LENGTH = 64;
-
-export function formatFilterPath(segments: readonly Segment[]): string {
-  let path = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") path += `[${segment}]`;
-    else if (SIMPLE_NAME.test(segment)) path += path === "" ? segment : `.${segment}`;
-    else if (segment.length > SHOWN_NAME_LENGTH) path += `[${JSON.stringify(segment.slice(0, SHOWN_NAME_LENGTH)).slice(0, -1)}…"]`;
-    else path += `[${JSON.stringify(segment)}]`;
-  }
-  return path;
-}
-
-function allOf(matchers: readonly Matcher[]): Matcher {
-  if (matchers.length === 0) return () => true;
-  if (matchers.length === 1) return matchers[0]!;
-  return (value) => matchers.every((matcher) => matcher(value));
-}
-
 function describeMode(mode: Exclude<Mode, "value">): string {
   return mode === "root" ? "the whole request; put it under body, headers, query or path" : `the ${mode} object; put it under a name`;
 }
 
 class FilterCompiler {
-  private nodes = 0;
-
-  /** Bounds and JSON-ness of one value of the document, before anything is built from it. */
-  private visit(value: unknown, path: readonly Segment[], depth: number): void {
-    this.nodes += 1;
-    if (this.nodes > MAX_FILTER_NODES) fail(path, `the filter holds more than ${MAX_FILTER_NODES} values`);
-    switch (typeof value) {
-      case "string":
-        if (utf8Bytes(value) > MAX_FILTER_STRING_BYTES) fail(path, `a string is longer than ${MAX_FILTER_STRING_BYTES} bytes`);
-        return;
-      case "number":
-        if (!Number.isFinite(value)) fail(path, "not a JSON value (a number must be finite)");
-        return;
-      case "boolean":
-        return;
-      case "object":
-        if (value === null) return;
-        if (!Array.isArray(value) && !isPlainObject(value)) fail(path, "not a JSON value");
-        if (depth > MAX_FILTER_DEPTH) fail(path, `the filter nests objects and arrays deeper than ${MAX_FILTER_DEPTH} levels`);
-        return;
-      default:
-        fail(path, "not a JSON value");
-    }
-  }
-
-  private checkName(name: string, path: readonly Segment[]): void {
-    if (utf8Bytes(name) > MAX_FILTER_STRING_BYTES) fail(path, `a name is longer than ${MAX_FILTER_STRING_BYTES} bytes`);
-  }
+  private readonly bounds = new FilterBounds();
 
   compile(filter: unknown, path: readonly Segment[], depth: number, mode: Mode): Matcher {
-    this.visit(filter, path, depth);
+    this.bounds.visit(filter, path, depth);
     if (mode !== "value" && !isPlainObject(filter)) {
       fail(path, mode === "root" ? "a filter must be a JSON object" : `the ${mode} filter must be an object of names`);
     }
@@ -189,7 +95,7 @@ class FilterCompiler {
     let firstValueOperator: string | undefined;
     for (const [key, child] of Object.entries(filter)) {
       const childPath = [...path, key];
-      this.checkName(key, childPath);
+      this.bounds.checkName(key, childPath);
       if (key.startsWith("$")) {
         if (LOGICAL_OPERATORS.has(key)) {
           operators.push(this.compileLogical(key, child, childPath, depth + 1, mode));
@@ -223,7 +129,7 @@ class FilterCompiler {
       const inner = this.compile(argument, path, depth, mode);
       return (value) => !inner(value);
     }
-    this.visit(argument, path, depth);
+    this.bounds.visit(argument, path, depth);
     if (!Array.isArray(argument)) fail(path, `${operator} takes a list of filters`);
     if (argument.length === 0) fail(path, `${operator} needs at least one filter`);
     const branches = argument.map((branch, index) => this.compile(branch, [...path, index], depth + 1, mode));
@@ -252,7 +158,7 @@ class FilterCompiler {
         return this.compileComparison(operator, argument, path, depth);
       case "$startsWith":
       case "$endsWith": {
-        this.visit(argument, path, depth);
+        this.bounds.visit(argument, path, depth);
         if (typeof argument !== "string") fail(path, `${operator} takes a string`);
         return operator === "$startsWith"
           ? (value) => typeof value === "string" && value.startsWith(argument)
@@ -266,7 +172,7 @@ class FilterCompiler {
         return (value) => Array.isArray(value) && value.some(equals);
       }
       case "$exist": {
-        this.visit(argument, path, depth);
+        this.bounds.visit(argument, path, depth);
         if (typeof argument !== "boolean") fail(path, "$exist takes true or false");
         return argument ? (value) => value !== undefined : (value) => value === undefined;
       }
@@ -276,7 +182,7 @@ class FilterCompiler {
   }
 
   private compileList(operator: string, argument: unknown, path: readonly Segment[], depth: number): Matcher {
-    this.visit(argument, path, depth);
+    this.bounds.visit(argument, path, depth);
     if (!Array.isArray(argument)) fail(path, `${operator} takes a list of values`);
     if (argument.length > MAX_FILTER_LIST_ITEMS) fail(path, `${operator} takes at most ${MAX_FILTER_LIST_ITEMS} values`);
     // Primitives are looked up in a Set (same result as === for JSON values); objects and arrays by deep equality.
@@ -291,7 +197,7 @@ class FilterCompiler {
   }
 
   private compileComparison(operator: string, argument: unknown, path: readonly Segment[], depth: number): Matcher {
-    this.visit(argument, path, depth);
+    this.bounds.visit(argument, path, depth);
     if (typeof argument !== "number" && typeof argument !== "string") fail(path, `${operator} takes a number or a string`);
     const type = typeof argument;
     const bound = argument;
@@ -310,7 +216,7 @@ class FilterCompiler {
 
   /** Deep equality with a literal; the literal is captured in closures, so later edits to the filter change nothing. */
   private compileLiteral(literal: unknown, path: readonly Segment[], depth: number): Matcher {
-    this.visit(literal, path, depth);
+    this.bounds.visit(literal, path, depth);
     if (Array.isArray(literal)) {
       const items = literal.map((item, index) => this.compileLiteral(item, [...path, index], depth + 1));
       return (value) => Array.isArray(value) && value.length === items.length && items.every((equals, index) => equals(value[index]));
@@ -318,7 +224,7 @@ class FilterCompiler {
     if (isPlainObject(literal)) {
       const fields = Object.entries(literal).map(([name, item]) => {
         const itemPath = [...path, name];
-        this.checkName(name, itemPath);
+        this.bounds.checkName(name, itemPath);
         return [name, this.compileLiteral(item, itemPath, depth + 1)] as const;
       });
       return (value) =>
@@ -333,7 +239,7 @@ class FilterCompiler {
 
 /**
  * Validates the whole filter and compiles it. `{}`, `null` and `undefined` match every request.
- * On error, `path` names the first problem (see the path notation above) and `message` says what it is.
+ * On error, `path` names the first problem (see the path notation in filter-paths.ts) and `message` says what it is.
  */
 export function compileFilter(filter: unknown): CompiledFilter {
   if (filter === null || filter === undefined) return { ok: true, match: matchEverything };
@@ -358,53 +264,4 @@ export function compileFilter(filter: unknown): CompiledFilter {
       }
     },
   };
-}
-
-const JSON_WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function looksLikeJson(text: string, contentType: string | undefined): boolean {
-  if (contentType?.toLowerCase().includes("json")) return true;
-  for (const character of text) {
-    if (!JSON_WHITESPACE.has(character)) return character === "{" || character === "[";
-  }
-  return false;
-}
-
-/**
- * The `body` a filter sees. JSON (tried when the content type mentions json or the text starts with
- * `{` or `[`, whatever the content type says) → the parsed value. Other valid UTF-8 → the text itself,
- * so `$contains`/`$startsWith` work on XML, form or plain-text bodies (as with Hookdeck). Empty or not
- * UTF-8 → undefined. A leading byte-order mark is dropped. Never throws.
- */
-export function parseFilterBody(raw: Buffer, contentType?: string): unknown {
-  try {
-    if (raw.length === 0) return undefined;
-    const text = strictUtf8.decode(raw);
-    if (looksLikeJson(text, contentType)) {
-      try {
-        return JSON.parse(text);
-      } catch {
-        // Not JSON after all: the text below.
-      }
-    }
-    return text;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The `query` a filter sees: a name given once → its string, a repeated name → its strings in order.
- * A null-prototype object, so a parameter named `__proto__` is plain data like any other.
- */
-export function toFilterQuery(params: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of params) {
-    const seen = Object.hasOwn(query, name) ? query[name] : undefined;
-    if (seen === undefined) query[name] = value;
-    else if (Array.isArray(seen)) seen.push(value);
-    else query[name] = [seen, value];
-  }
-  return query;
 }

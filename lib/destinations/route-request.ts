@@ -7,7 +7,8 @@ import type { DbOrTx } from "@/db";
 import { deliveryRowId } from "@/lib/ids";
 import { logger } from "@/lib/logging/logger";
 import { defaultDestinationId } from "./destination-ids";
-import { compileFilter, parseFilterBody, toFilterQuery, type FilterInput, type FilterMatch } from "./filter";
+import { compileFilter, type FilterMatch } from "./filter";
+import { parseFilterBody, toFilterQuery, type FilterInput } from "./filter-input";
 import { compileOrderingKey, type OrderingKeyReader } from "./ordering-key";
 
 export interface RoutableDestination {
