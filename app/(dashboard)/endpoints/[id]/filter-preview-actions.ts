@@ -4,7 +4,7 @@
 import { requireActionCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
 import { filterFromText } from "@/lib/destinations/destination-form";
-import { previewFilter, type FilterPreview } from "@/lib/destinations/preview-filter";
+import { previewFilter, type FilterPreview } from "@/lib/search/preview-filter";
 import { idOrNotFound } from "@/lib/ids";
 
 export type FilterPreviewState = FormState<{ preview: FilterPreview }>;

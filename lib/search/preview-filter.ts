@@ -3,8 +3,10 @@ import { deliveries, deliveryPayloads, endpoints, organizations } from "@/db/sch
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { REQUEST_ROW_SEPARATOR } from "@/lib/ids";
-import { compileFilterOrThrow } from "./destination-input";
-import { filterInputOf } from "./route-request";
+import { compileFilterOrThrow } from "@/lib/destinations/destination-input";
+import type { FilterMatch } from "@/lib/destinations/filter";
+import { filterInputOf } from "@/lib/destinations/route-request";
+import { searchGate } from "./search-gate";
 
 /** How many of an endpoint's newest stored requests a preview matches the filter against. */
 export const PREVIEW_REQUESTS = 50;
@@ -30,10 +32,16 @@ export interface FilterPreview {
  */
 export async function previewFilter({ ctx, input }: { ctx: Ctx; input: { endpointId: string; filter: unknown } }): Promise<FilterPreview> {
   const match = compileFilterOrThrow(input.filter);
+  // Up to 16 MiB of bodies read and matched: taken in turn with the organization's searches (search-gate.ts), so
+  // one organization's previews cannot hold the pool the dashboard and the API share.
+  return searchGate().run(ctx.organizationId, () => matchNewest(ctx, input.endpointId, match));
+}
+
+async function matchNewest(ctx: Ctx, endpointId: string, match: FilterMatch): Promise<FilterPreview> {
   const [endpoint] = await ctx.db
     .select({ id: endpoints.id })
     .from(endpoints)
-    .where(and(eq(endpoints.id, input.endpointId), eq(endpoints.organizationId, ctx.organizationId)));
+    .where(and(eq(endpoints.id, endpointId), eq(endpoints.organizationId, ctx.organizationId)));
   if (!endpoint) throw new NotFoundError("Endpoint");
   // The organization's delivery id floor (lib/storage/delivery-id-floor.ts, which imports this folder): the walk
   // plans only its weeks' partitions.

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { createDestination } from "@/lib/destinations/create-destination";
 import { filterFromText } from "@/lib/destinations/destination-form";
-import { PREVIEW_REQUESTS, previewFilter } from "@/lib/destinations/preview-filter";
+import { PREVIEW_REQUESTS, previewFilter } from "./preview-filter";
+import { searchGate } from "./search-gate";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { InvalidFilterError, NotFoundError } from "@/lib/errors";
@@ -102,5 +103,23 @@ describe("previews a filter on the endpoint's newest stored requests", () => {
     expect(() => filterFromText('{"body": ')).toThrow(InvalidFilterError);
     expect(() => filterFromText('{"body": ')).toThrow(/^filter: not JSON/);
     expect(filterFromText("  ")).toBeNull();
+  });
+
+  it("takes its turn with the organization's searches: past their queue it is refused 429, and another organization's goes on", async () => {
+    const gate = searchGate();
+    const { perOrganization, queuePerOrganization } = gate.settings;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The organization's searches hold every turn and fill its queue.
+    const holding = Array.from({ length: perOrganization + queuePerOrganization }, () => gate.run(acme.organizationId, () => held));
+    try {
+      await expect(previewFilter({ ctx: acme.ctx, input: { endpointId, filter: {} } })).rejects.toMatchObject({ code: "too_many_searches" });
+      // Another organization's preview is not held behind them.
+      await expect(previewFilter({ ctx: globex.ctx, input: { endpointId, filter: {} } })).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      release();
+      await Promise.all(holding);
+    }
+    expect((await previewFilter({ ctx: acme.ctx, input: { endpointId, filter: {} } })).considered).toBe(PREVIEW_REQUESTS);
   });
 });
