@@ -46,6 +46,13 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
     on: `"deliveries" using btree ("destination_id","lease_expires_at") where status = 'delivering'`,
     replaces: ["deliveries_endpoint_in_flight_idx"],
   },
+  // Migration 0041: a destination's oldest waiting delivery (its stats, /api/metrics), as
+  // deliveries_endpoint_waiting_idx gives its endpoint's: without it, an endpoint's other destinations' backlog
+  // would be walked through to find this one's.
+  {
+    name: "deliveries_destination_waiting_idx",
+    on: `"deliveries" using btree ("destination_id","pending_since") where status in ('pending', 'delivering')`,
+  },
   // Migration 0016: search q finds an external id whatever its case.
   { name: "deliveries_org_external_id_lower_idx", on: `"deliveries" using btree ("organization_id",lower("external_id"))` },
   // Migration 0020: the bodies not searchable yet, by organization: the indexer's work list, and what a search

@@ -105,6 +105,13 @@ test("a filtered second destination: previewed, added, delivered to, replayed al
   await test.step("the delivery's page shows a row per destination, and replays one alone", async () => {
     await receivedAtLeast(primary, 4);
     await receivedAtLeast(billing, 1);
+    // Each destination's own counts on the endpoint's page: Billing's retry waits an hour, the default has nothing waiting.
+    await page.goto(`/endpoints/${endpoint.id}`);
+    await expect(async () => { // the page is read once: again until Billing's failed attempt has settled
+      await page.reload();
+      await expect(item("Billing").getByTestId("destination-stats")).toHaveText(/^1 pending · 0 delivering · 0 delivered · 0 dead · oldest waiting \d[^·]*$/, { timeout: 1000 });
+    }).toPass();
+    await expect(item("Default").getByTestId("destination-stats")).toContainText("0 pending · 0 delivering");
     await page.goto(`/deliveries/${invoice}`);
     const rows = page.getByTestId("delivery-destination");
     await expect(rows).toHaveCount(2);

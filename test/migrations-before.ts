@@ -61,11 +61,11 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
 }
 
 /**
- * db/online-indexes.ts as releases before migration 0036 had it: without 0036's indexes by destination (deliveries
- * had no destination_id; the ones by endpoint they replace were then the migrations' own).
+ * db/online-indexes.ts as releases before migration 0036 had it: without the indexes by destination (0036's, 0041's:
+ * deliveries had no destination_id; the ones by endpoint 0036's replace were then the migrations' own).
  */
 export const onlineIndexesBefore0036 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
-  current.filter((index) => !["deliveries_destination_parked_idx", "deliveries_destination_in_flight_idx"].includes(index.name));
+  current.filter((index) => !["deliveries_destination_parked_idx", "deliveries_destination_in_flight_idx", "deliveries_destination_waiting_idx"].includes(index.name));
 
 /** db/online-indexes.ts as releases before migration 0033 had it: without 0033's index, whose predicate is 0033's function. */
 export const onlineIndexesBefore0033 = (current: readonly OnlineIndex[]): OnlineIndex[] =>

@@ -170,18 +170,18 @@ async function main() {
         // deliveries' table) are then backfilled from the deliveries, the way the migrations did for rows stored before them.
         for (const loader of loaders) await loader.unsafe("set session_replication_role = replica");
         await seedDeliveries(loaders, tenants.flatMap((t) => t.endpoints), ROWS, log);
-        await loaders[0]!.unsafe(`insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
-          select endpoint_id, organization_id, 'received', 0, count(*) from deliveries group by 1, 2
+        await loaders[0]!.unsafe(`insert into delivery_counters (endpoint_id, organization_id, destination_id, event, attempts, count)
+          select endpoint_id, organization_id, destination_id, 'received', 0, count(*) from deliveries group by 1, 2, 3
           union all
-          select endpoint_id, organization_id, status, attempt_count, count(*) from deliveries
-          where status in ('delivered', 'dead') group by 1, 2, 3, 4`);
+          select endpoint_id, organization_id, destination_id, status, attempt_count, count(*) from deliveries
+          where status in ('delivered', 'dead') group by 1, 2, 3, 4, 5`);
         // The per-minute counts the roll-up keeps (25 hours): the overview's receipts and the stats' last hour.
-        await loaders[0]!.unsafe(`insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
-          select endpoint_id, 'received', date_trunc('minute', received_at), count(*) from deliveries
-          where received_at > now() - interval '25 hours' group by 1, 3
+        await loaders[0]!.unsafe(`insert into delivery_counts_by_minute (endpoint_id, destination_id, event, minute, count)
+          select endpoint_id, destination_id, 'received', date_trunc('minute', received_at), count(*) from deliveries
+          where received_at > now() - interval '25 hours' group by 1, 2, 4
           union all
-          select endpoint_id, 'delivered', date_trunc('minute', delivered_at), count(*) from deliveries
-          where delivered_at > now() - interval '25 hours' group by 1, 3`);
+          select endpoint_id, destination_id, 'delivered', date_trunc('minute', delivered_at), count(*) from deliveries
+          where delivered_at > now() - interval '25 hours' group by 1, 2, 4`);
         // And parked_deliveries, which its triggers keep (none parked in this seed today; the parked index finds them).
         await loaders[0]!.unsafe("insert into parked_deliveries (destination_id, delivery_id) select destination_id, id from deliveries where parked_at is not null");
       } finally {

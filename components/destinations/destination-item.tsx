@@ -6,7 +6,9 @@ import Link from "next/link";
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { formatDuration } from "@/lib/alerts/format-duration";
 import type { DestinationView } from "@/lib/destinations/present-destination";
+import type { DeliveryStats } from "@/lib/metrics/read-delivery-stats";
 import { DestinationForm, type DestinationFormAction } from "./destination-form";
 import type { PreviewAction } from "./filter-editor";
 import { filterSummary } from "./filter-summary";
@@ -20,7 +22,19 @@ export interface DestinationActions {
 const none: DestinationFormAction = async () => ({});
 const badge = "rounded px-1.5 py-0.5 text-xs ring-1 ring-inset";
 
-export function DestinationItem({ destination, endpointId, actions }: { destination: DestinationView; endpointId: string; actions: DestinationActions | null }) {
+/** "3 pending · 1 delivering · 12 delivered · 2 dead · oldest waiting 4 min" */
+function statsLine(stats: DeliveryStats): string {
+  const parts = [`${stats.pending} pending`, `${stats.delivering} delivering`, `${stats.delivered} delivered`, `${stats.dead} dead`];
+  if (stats.pending + stats.delivering > 0) parts.push(`oldest waiting ${formatDuration(stats.oldestPendingAgeSeconds)}`);
+  return parts.join(" · ");
+}
+
+export function DestinationItem({ destination, stats, endpointId, actions }: {
+  destination: DestinationView;
+  stats: DeliveryStats | undefined;
+  endpointId: string;
+  actions: DestinationActions | null;
+}) {
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [pauseState, pauseAction, pausing] = useActionState(actions?.update ?? none, {});
@@ -39,6 +53,7 @@ export function DestinationItem({ destination, endpointId, actions }: { destinat
         </Link>
       </div>
       <p className="font-mono text-xs break-all text-slate-700" data-testid="destination-url">{destination.url}</p>
+      {stats ? <p className="text-sm text-slate-700" data-testid="destination-stats">{statsLine(stats)}</p> : null}
       <p className="text-sm">
         <span className="text-slate-500">Filter: </span>
         <code className="font-mono text-xs break-all" data-testid="destination-filter">{filterSummary(destination.filter)}</code>

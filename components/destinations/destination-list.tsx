@@ -1,12 +1,15 @@
 // An endpoint's destinations (API.md "Destinations"): each request it stores goes to every one whose filter matches.
 // Viewers see the list without a control that changes it.
 import type { DestinationView } from "@/lib/destinations/present-destination";
+import type { DeliveryStats } from "@/lib/metrics/read-delivery-stats";
 import { AddDestination } from "./add-destination";
 import type { DestinationFormAction } from "./destination-form";
 import { DestinationItem, type DestinationActions } from "./destination-item";
 
-export function DestinationList({ destinations, endpointId, actions }: {
+export function DestinationList({ destinations, stats, endpointId, actions }: {
   destinations: DestinationView[];
+  /** Each destination's own counts, by its id. */
+  stats: Record<string, DeliveryStats>;
   endpointId: string;
   /** Null for a viewer. */
   actions: (DestinationActions & { create: DestinationFormAction }) | null;
@@ -21,7 +24,7 @@ export function DestinationList({ destinations, endpointId, actions }: {
       </p>
       <ul aria-label="Destinations" className="divide-y divide-slate-200">
         {ordered.map((destination) => (
-          <DestinationItem key={destination.id} destination={destination} endpointId={endpointId} actions={actions} />
+          <DestinationItem key={destination.id} destination={destination} stats={stats[destination.id]} endpointId={endpointId} actions={actions} />
         ))}
       </ul>
       {actions ? <AddDestination action={actions.create} previewAction={actions.preview} endpointId={endpointId} /> : null}

@@ -32,6 +32,8 @@ export const DELIVERY_COUNTER_EVENTS = [
 export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   endpointId: text().notNull(),
   organizationId: text().notNull(),
+  /** The delivery's destination (a filtered one's: its endpoint's default). Migration 0041. */
+  destinationId: text().notNull(),
   event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
   /** delivered/dead: the delivery's attempt_count then; received, removed: 0. */
   attempts: integer().notNull(),
@@ -45,17 +47,22 @@ export const deliveryCounterEvents = pgTable("delivery_counter_events", {
   receivedMinute: tstz(),
 }, (t) => [index("delivery_counter_events_endpoint_idx").on(t.endpointId)]);
 
-/** deliveryCounterEvents summed per endpoint, event and attempt count. */
+/**
+ * deliveryCounterEvents summed per destination, event and attempt count; an endpoint's are the sums over its
+ * destinations (by endpoint_id's index). No foreign key to destinations: a deleted destination's settled
+ * deliveries stay, and so do their counts, until their endpoint goes.
+ */
 export const deliveryCounters = pgTable(
   "delivery_counters",
   {
     endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    destinationId: text().notNull(),
     event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
     attempts: integer().notNull(),
     count: bigint({ mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.endpointId, t.event, t.attempts] })],
+  (t) => [primaryKey({ columns: [t.destinationId, t.event, t.attempts] }), index("delivery_counters_endpoint_idx").on(t.endpointId)],
 );
 
 /**
@@ -69,9 +76,13 @@ export const deliveryCountsByMinute = pgTable(
   "delivery_counts_by_minute",
   {
     endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    destinationId: text().notNull(),
     event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
     minute: tstz().notNull(),
     count: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.endpointId, t.event, t.minute] })],
+  (t) => [
+    primaryKey({ columns: [t.destinationId, t.event, t.minute] }),
+    index("delivery_counts_by_minute_endpoint_idx").on(t.endpointId, t.event, t.minute),
+  ],
 );

@@ -87,6 +87,8 @@ export const deliveries = pgTable(
     index("deliveries_endpoint_waiting_idx")
       .on(t.endpointId, t.pendingSince, t.id)
       .where(sql`status in ('pending', 'delivering')`),
+    // A destination's oldest waiting delivery (its stats, /api/metrics). Built online (db/online-indexes.ts).
+    index("deliveries_destination_waiting_idx").on(t.destinationId, t.pendingSince).where(sql`status in ('pending', 'delivering')`),
     // lib/alerts counts, every minute, the deliveries of an endpoint that went dead since its last look.
     index("deliveries_endpoint_dead_idx").on(t.endpointId, t.updatedAt).where(sql`status = 'dead'`),
     // The rescue sweep: lapsed claims, and a destination's attempts in flight recounted. Built online

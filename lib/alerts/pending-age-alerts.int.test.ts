@@ -163,9 +163,9 @@ describe("counts a delivery's pending age from its latest replay, not its first 
     expect(stats.oldestPendingAgeSeconds).toBeLessThan(600);
     const [overview] = (await getOverview({ ctx: replayed.ctx })).endpoints;
     expect(overview).toMatchObject({ pending: 2, overThreshold: false });
-    const metrics = (await readDeliveryMetrics()).find((m) => m.endpointId === replayed.endpoint.id)!;
+    const metrics = (await readDeliveryMetrics()).endpoints.find((m) => m.endpointId === replayed.endpoint.id)!;
     expect(metrics.oldestPendingAgeSeconds).toBeLessThan(600);
-    expect((await readDeliveryMetrics()).find((m) => m.endpointId === waiting.endpoint.id)!.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(7200);
+    expect((await readDeliveryMetrics()).endpoints.find((m) => m.endpointId === waiting.endpoint.id)!.oldestPendingAgeSeconds).toBeGreaterThanOrEqual(7200);
 
     await sweep(later(t0, minutes(1)));
     expect(await incidentsOf(replayed.endpoint.id, "pending_age")).toEqual([]);

@@ -75,9 +75,13 @@ describe("a destination's rate limit", () => {
     }, 30_000);
     await until("the limited destination got every one", () => server.requests.filter((r) => r.url.endsWith("/slow")).length === COUNT, 60_000);
 
-    const starts = (await getSql()<{ at: Date }[]>`
-      select a.started_at as at from attempts a join deliveries d on d.id = a.delivery_id
-      where d.destination_id = ${lane!.id} order by a.started_at`).map((r) => r.at.getTime());
+    // The destination has the last request before its attempt's row is written: wait for the rows too.
+    const starts = await until("every attempt recorded", async () => {
+      const rows = (await getSql()<{ at: Date }[]>`
+        select a.started_at as at from attempts a join deliveries d on d.id = a.delivery_id
+        where d.destination_id = ${lane!.id} order by a.started_at`).map((r) => r.at.getTime());
+      return rows.length >= COUNT && rows;
+    }, 30_000);
     expect(starts).toHaveLength(COUNT);
     const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
     console.log(`[rate-limit test] gaps between starts (ms): ${gaps.join(", ")}`); // the figure, for the log

@@ -105,8 +105,8 @@ describe("an endpoint's stats", () => {
     await store(endpoint.id, "pending", 2, 0, "mine");
     const busy = await createOrganizationFixture("Busy");
     await getSql()`
-      insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
-      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'received', 0, 20 from generate_series(1, 20000) g`;
+      insert into delivery_counter_events (endpoint_id, organization_id, destination_id, event, attempts, count)
+      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'dst_busy' || (g % 100), 'received', 0, 20 from generate_series(1, 20000) g`;
     await getSql()`analyze delivery_counter_events`;
     const read = await countingReads(createCtx(org.organizationId, { type: "system" }), "delivery_counter_events", (ctx) =>
       getEndpointStats({ ctx, input: { id: endpoint.id } }));

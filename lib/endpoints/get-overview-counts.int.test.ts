@@ -162,8 +162,8 @@ describe("the overview reads its own organization's counters", () => {
       insert into destinations (id, organization_id, endpoint_id, name, url, is_default)
       select 'dst_other' || g, ${others.organizationId}, 'ep_other' || g, 'Default', 'https://example.com/', true from generate_series(1, 300) g`;
     await getSql()`
-      insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
-      select 'ep_other' || g, ${others.organizationId}, event, 0, 10
+      insert into delivery_counters (endpoint_id, organization_id, destination_id, event, attempts, count)
+      select 'ep_other' || g, ${others.organizationId}, 'dst_other' || g, event, 0, 10
       from generate_series(1, 300) g cross join unnest(array['received', 'delivered', 'dead']) event`;
     await getSql()`analyze delivery_counters`;
     const read = await countingReads(org.ctx, "delivery_counters", (ctx) => getOverview({ ctx, input: { now: NOW } }));
@@ -180,8 +180,8 @@ describe("the overview reads its own endpoints' counter events", () => {
     const busy = await createOrganizationFixture("Busy");
     // A minute of a busy tenant's batches: one event row per endpoint per statement.
     await getSql()`
-      insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
-      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'received', 0, 20 from generate_series(1, 20000) g`;
+      insert into delivery_counter_events (endpoint_id, organization_id, destination_id, event, attempts, count)
+      select 'ep_busy' || (g % 100), ${busy.organizationId}, 'dst_busy' || (g % 100), 'received', 0, 20 from generate_series(1, 20000) g`;
     await getSql()`analyze delivery_counter_events`;
     const read = await countingReads(org.ctx, "delivery_counter_events", (ctx) => getOverview({ ctx, input: { now: NOW } }));
     expect(read.result.endpoints).toHaveLength(2);

@@ -4,7 +4,7 @@ import { config } from "@/lib/config/config";
 import { errorResponse, jsonError } from "@/lib/http/error-response";
 import { ackLatency } from "./ack-latency";
 import { EXPOSITION_CONTENT_TYPE, histogramSamples, renderExposition, type MetricFamily } from "./exposition";
-import { readDeliveryMetrics, type EndpointMetrics } from "./read-delivery-metrics";
+import { readDeliveryMetrics, type DestinationMetrics, type EndpointMetrics, type LaneMetrics } from "./read-delivery-metrics";
 
 const ATTEMPT_BOUNDS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 25, 50] as const;
 
@@ -26,24 +26,37 @@ function attemptsHistogram(outcomes: Map<number, number>) {
   return { buckets, sum, count };
 }
 
-function families(endpoints: EndpointMetrics[]): MetricFamily[] {
-  const perEndpoint = (name: string, type: "counter" | "gauge", help: string, value: (e: EndpointMetrics) => number): MetricFamily => ({
-    name, type, help,
-    samples: endpoints.map((e) => ({ labels: { endpoint_id: e.endpointId, organization_id: e.organizationId }, value: value(e) })),
+type Labels = Record<string, string>;
+
+/** The delivery families of one kind of lane: `inbox_deliveries_*` by endpoint, `inbox_destination_deliveries_*` by destination. */
+function laneFamilies<M extends LaneMetrics>(prefix: string, whose: string, lanes: M[], labels: (m: M) => Labels): MetricFamily[] {
+  const family = (name: string, type: "counter" | "gauge", help: string, value: (m: M) => number): MetricFamily => ({
+    name: `${prefix}_${name}`, type, help: help.replaceAll("{whose}", whose),
+    samples: lanes.map((m) => ({ labels: labels(m), value: value(m) })),
   });
   return [
-    perEndpoint("inbox_deliveries_received_total", "counter", "Deliveries stored for the endpoint (verified and kept; duplicates not counted). From the database.", (e) => e.received),
-    perEndpoint("inbox_deliveries_delivered_total", "counter", "Times a delivery of the endpoint became delivered (a replayed delivery delivered again counts again). From the database.", (e) => e.delivered),
-    perEndpoint("inbox_deliveries_dead_total", "counter", "Times a delivery of the endpoint became dead: attempts ran out, a permanent failure, or buried by a person. From the database.", (e) => e.dead),
-    perEndpoint("inbox_deliveries_pending", "gauge", "Deliveries of the endpoint waiting for their first or next attempt (status pending) now.", (e) => e.pending),
-    perEndpoint("inbox_deliveries_delivering", "gauge", "Deliveries of the endpoint with an attempt in flight (status delivering) now.", (e) => e.delivering),
-    perEndpoint("inbox_deliveries_oldest_pending_age_seconds", "gauge", "Age since receipt of the endpoint's oldest pending or delivering delivery; 0 when none.", (e) => e.oldestPendingAgeSeconds),
+    family("deliveries_received_total", "counter", "Deliveries stored for the {whose} (verified and kept; duplicates not counted). From the database.", (m) => m.received),
+    family("deliveries_delivered_total", "counter", "Times a delivery of the {whose} became delivered (a replayed delivery delivered again counts again). From the database.", (m) => m.delivered),
+    family("deliveries_dead_total", "counter", "Times a delivery of the {whose} became dead: attempts ran out, a permanent failure, or buried by a person. From the database.", (m) => m.dead),
+    family("deliveries_pending", "gauge", "Deliveries of the {whose} waiting for their first or next attempt (status pending) now.", (m) => m.pending),
+    family("deliveries_delivering", "gauge", "Deliveries of the {whose} with an attempt in flight (status delivering) now.", (m) => m.delivering),
+    family("deliveries_oldest_pending_age_seconds", "gauge", "Age since receipt of the {whose}'s oldest pending or delivering delivery; 0 when none.", (m) => m.oldestPendingAgeSeconds),
     {
-      name: "inbox_delivery_attempts",
+      name: `${prefix}_delivery_attempts`,
       type: "histogram",
-      help: "Attempts a delivery had made when it became delivered or dead (0: buried before any attempt). From the database.",
-      samples: endpoints.flatMap((e) => histogramSamples({ endpoint_id: e.endpointId, organization_id: e.organizationId }, attemptsHistogram(e.outcomesByAttempts))),
+      help: `Attempts a delivery of the ${whose} had made when it became delivered or dead (0: buried before any attempt). From the database.`,
+      samples: lanes.flatMap((m) => histogramSamples(labels(m), attemptsHistogram(m.outcomesByAttempts))),
     },
+  ];
+}
+
+function families({ endpoints, destinations }: { endpoints: EndpointMetrics[]; destinations: DestinationMetrics[] }): MetricFamily[] {
+  return [
+    // An endpoint's: the sums over its destinations (a request handed to three counts three).
+    ...laneFamilies("inbox", "endpoint", endpoints, (e) => ({ endpoint_id: e.endpointId, organization_id: e.organizationId })),
+    ...laneFamilies("inbox_destination", "destination", destinations, (d) => ({
+      destination_id: d.destinationId, endpoint_id: d.endpointId, organization_id: d.organizationId,
+    })),
     {
       name: "inbox_ingest_ack_seconds",
       type: "histogram",

@@ -12,44 +12,44 @@ const KEPT_MINUTES = 25 * 60;
 
 /** Run every minute by the worker (jobs/roll-up-delivery-counters.ts); returns how many event rows it folded. */
 export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgres.Sql } = {}): Promise<number> {
-  const [row] = await sql<{ folded: string; zeros: { endpoint_id: string; event: string; minute: string }[] | null }[]>`
+  const [row] = await sql<{ folded: string; zeros: { destination_id: string; event: string; minute: string }[] | null }[]>`
     with moved as (
-      delete from delivery_counter_events returning endpoint_id, organization_id, event, attempts, count, at, received_minute
+      delete from delivery_counter_events returning endpoint_id, organization_id, destination_id, event, attempts, count, at, received_minute
     ), by_minute as (
-      insert into delivery_counts_by_minute (endpoint_id, event, minute, count)
-      select endpoint_id, event, minute, sum(count) from (
-        select m.endpoint_id, m.event, date_trunc('minute', m.at) as minute, m.count from moved m
+      insert into delivery_counts_by_minute (endpoint_id, destination_id, event, minute, count)
+      select endpoint_id, destination_id, event, minute, sum(count) from (
+        select m.endpoint_id, m.destination_id, m.event, date_trunc('minute', m.at) as minute, m.count from moved m
         where m.event in ('received', 'delivered', 'filtered') and m.at > now() - make_interval(secs => ${KEPT_MINUTES * 60})
         union all
-        select m.endpoint_id, r.counted, m.received_minute, r.n from moved m cross join lateral inbox_receipt_count(m.event, m.count) r
+        select m.endpoint_id, m.destination_id, r.counted, m.received_minute, r.n from moved m cross join lateral inbox_receipt_count(m.event, m.count) r
         where m.received_minute > now() - make_interval(secs => ${KEPT_MINUTES * 60})
       ) counted
       where exists (select 1 from endpoints e where e.id = counted.endpoint_id)
-      group by 1, 2, 3
+      group by 1, 2, 3, 4
       having sum(count) <> 0
-      order by 1, 2, 3
-      on conflict (endpoint_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
-      returning endpoint_id, event, minute, count
+      order by 2, 3, 4
+      on conflict (destination_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
+      returning destination_id, event, minute, count
     ), summed as (
       -- retrying is the overview's, by receipt minute only (above).
-      select endpoint_id, organization_id, event, attempts, sum(count) as count from moved where event <> 'retrying' group by 1, 2, 3, 4
+      select endpoint_id, organization_id, destination_id, event, attempts, sum(count) as count from moved where event <> 'retrying' group by 1, 2, 3, 4, 5
     ), added as (
-      insert into delivery_counters (endpoint_id, organization_id, event, attempts, count)
-      select s.endpoint_id, s.organization_id, s.event, s.attempts, s.count from summed s
+      insert into delivery_counters (endpoint_id, organization_id, destination_id, event, attempts, count)
+      select s.endpoint_id, s.organization_id, s.destination_id, s.event, s.attempts, s.count from summed s
       where exists (select 1 from endpoints e where e.id = s.endpoint_id)
-      order by s.endpoint_id, s.event, s.attempts
-      on conflict (endpoint_id, event, attempts) do update set count = delivery_counters.count + excluded.count
+      order by s.destination_id, s.event, s.attempts
+      on conflict (destination_id, event, attempts) do update set count = delivery_counters.count + excluded.count
       returning 1
     )
     select (select count(*) from moved) as folded, (select count(*) from added) as groups,
-      (select json_agg(json_build_object('endpoint_id', endpoint_id, 'event', event, 'minute', minute)) from by_minute where count = 0) as zeros`;
+      (select json_agg(json_build_object('destination_id', destination_id, 'event', event, 'minute', minute)) from by_minute where count = 0) as zeros`;
   // A minute whose deliveries are all settled counts 0 open: no row, so a healthy endpoint's overview reads its
   // received counts alone. Removed in a statement of its own (one statement sees not its own upsert's rows),
   // and only while still 0: absent and 0 read the same.
   const zeros = row!.zeros ?? [];
   if (zeros.length > 0) {
-    await sql`delete from delivery_counts_by_minute c using json_to_recordset(${JSON.stringify(zeros)}::text::json) z(endpoint_id text, event text, minute timestamptz)
-      where c.endpoint_id = z.endpoint_id and c.event = z.event and c.minute = z.minute and c.count = 0`;
+    await sql`delete from delivery_counts_by_minute c using json_to_recordset(${JSON.stringify(zeros)}::text::json) z(destination_id text, event text, minute timestamptz)
+      where c.destination_id = z.destination_id and c.event = z.event and c.minute = z.minute and c.count = 0`;
   }
   await sql`delete from delivery_counts_by_minute where minute < now() - make_interval(secs => ${KEPT_MINUTES * 60})`;
   return Number(row!.folded);

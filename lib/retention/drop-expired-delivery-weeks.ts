@@ -122,21 +122,22 @@ const BUSY = -2;
  */
 async function dropIfExpired(tx: postgres.TransactionSql, suffix: string): Promise<number> {
   await tx`select pg_advisory_xact_lock(hashtext(${DELIVERY_REMOVAL_LOCK}))`;
-  const counted = await tx<{ endpoint_id: string; organization_id: string; status: string; n: number }[]>`
-    select endpoint_id, organization_id, status, count(*)::int as n from ${tx(deliveriesOfWeek(suffix))} group by 1, 2, 3`;
+  const counted = await tx<{ endpoint_id: string; organization_id: string; destination_id: string; status: string; n: number }[]>`
+    select endpoint_id, organization_id, destination_id, status, count(*)::int as n from ${tx(deliveriesOfWeek(suffix))} group by 1, 2, 3, 4`;
   if (!(await lockDeliveryWeek(tx, suffix))) return BUSY;
   if (!(await isExpiredWeek(tx, suffix))) return CHANGED;
-  // What inbox_count_deleted_deliveries (0037_fan_out.sql) writes for a DELETE of these rows: filtered ones were
+  // What inbox_count_deleted_deliveries (0041_counters_by_destination.sql) writes for a DELETE of these rows: filtered ones were
   // never counted.
   await tx`
     with c as (
       select * from unnest(${counted.map((c) => c.endpoint_id)}::text[], ${counted.map((c) => c.organization_id)}::text[],
-        ${counted.map((c) => c.status)}::text[], ${counted.map((c) => c.n)}::int[]) as c(endpoint_id, organization_id, status, n)
+        ${counted.map((c) => c.destination_id)}::text[], ${counted.map((c) => c.status)}::text[], ${counted.map((c) => c.n)}::int[])
+        as c(endpoint_id, organization_id, destination_id, status, n)
     )
-    insert into delivery_counter_events (endpoint_id, organization_id, event, attempts, count)
-    select endpoint_id, organization_id, 'removed', 0, sum(n) from c where status <> 'filtered' group by 1, 2
+    insert into delivery_counter_events (endpoint_id, organization_id, destination_id, event, attempts, count)
+    select endpoint_id, organization_id, destination_id, 'removed', 0, sum(n) from c where status <> 'filtered' group by 1, 2, 3
     union all
-    select endpoint_id, organization_id, 'no_longer_' || status, 0, n from c where status in ('delivered', 'dead')`;
+    select endpoint_id, organization_id, destination_id, 'no_longer_' || status, 0, n from c where status in ('delivered', 'dead')`;
   await dropDeliveryWeek(tx, suffix);
   return counted.reduce((sum, c) => sum + c.n, 0);
 }

@@ -14,6 +14,7 @@ import { Card } from "@/components/ui/card";
 import { CopyableValue } from "@/components/ui/copy-button";
 import { alertEmailStatus } from "@/lib/alerts/alert-email-status";
 import type { Ctx } from "@/lib/context";
+import { getDestinationStats } from "@/lib/destinations/get-destination-stats";
 import { listDestinations } from "@/lib/destinations/list-destinations";
 import type { DestinationView } from "@/lib/destinations/present-destination";
 import { can } from "@/lib/access/roles";
@@ -58,6 +59,8 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
     throw error;
   });
   const destinations = await allDestinations(ctx, endpoint.id);
+  const destinationStats = Object.fromEntries(await Promise.all(destinations.map(async (destination) =>
+    [destination.id, await getDestinationStats({ ctx, input: { endpointId: endpoint.id, id: destination.id } })] as const)));
   const rejections = await listRejectedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
   const quarantine = endpoint.provider === "none" ? null : await listQuarantinedRequests({ ctx, input: { endpointId: endpoint.id, limit: 50 } });
   const quarantined = quarantine ? await quarantineSummary({ ctx, input: { endpointId: endpoint.id } }) : null;
@@ -103,6 +106,7 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
       <Card title="Destinations">
         <DestinationList
           destinations={destinations}
+          stats={destinationStats}
           endpointId={endpoint.id}
           actions={canChange ? {
             create: createDestinationAction.bind(null, ctx.organizationId),
