@@ -72,25 +72,43 @@ export async function checkApiResponse(handler: unknown, status: number, body: u
   }
 }
 
+/** A path segment as Next.js hands it to the route; a malformed %-escape as it came (the app refuses it first). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The app/api/v1 handler that answers `method` on `pathname` (/api/v1/…), with its path parameters; null when none. */
+export async function matchApiRoute(method: string, pathname: string): Promise<{ handler: unknown; params: Record<string, string> } | null> {
+  for (const { method: routeMethod, path, handler } of await apiRouteOperations()) {
+    if (routeMethod !== method.toLowerCase()) continue;
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+    const match = new RegExp(`^/api/v1${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "([^/]+)")}/?$`).exec(pathname);
+    if (match) return { handler, params: Object.fromEntries(names.map((name, index) => [name, decoded(match[index + 1]!)])) };
+  }
+  return null;
+}
+
+/** checkApiResponse for an answer received over HTTP: `pathname` names the operation. A path no route serves is not checked. */
+export async function checkApiAnswer(method: string, pathname: string, status: number, body: unknown): Promise<void> {
+  const route = await matchApiRoute(method, pathname);
+  if (route) await checkApiResponse(route.handler, status, body);
+}
+
 /**
  * A fetch that answers /api/v1 requests by calling their route handlers in this process, as Next.js would (no server
  * to build), each answer checked against the document like callRoute's: for the typed client's tests.
  */
 export async function inProcessApiFetch(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
-  const operations = await apiRouteOperations();
-  for (const { method, path, handler } of operations) {
-    if (method !== request.method.toLowerCase()) continue;
-    const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-    const pattern = new RegExp(`^/api/v1${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "([^/]+)")}$`);
-    const match = pattern.exec(pathname);
-    if (!match) continue;
-    const params = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
-    const route = handler as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-    const response = await route(request, { params: Promise.resolve(params) });
-    const text = await response.clone().text();
-    await checkApiResponse(handler, response.status, text ? JSON.parse(text) : null);
-    return response;
-  }
-  return Response.json({ error: { code: "not_found", message: `No route for ${request.method} ${pathname}.` } }, { status: 404 });
+  const route = await matchApiRoute(request.method, pathname);
+  if (!route) return Response.json({ error: { code: "not_found", message: `No route for ${request.method} ${pathname}.` } }, { status: 404 });
+  const handler = route.handler as (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+  const response = await handler(request, { params: Promise.resolve(route.params) });
+  const text = await response.clone().text();
+  await checkApiResponse(route.handler, response.status, text ? JSON.parse(text) : null);
+  return response;
 }
