@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createCtx } from "@/lib/context";
 import { createOrganizationWithOwner } from "@/lib/organizations/create-organization-with-owner";
+import { checkApiResponse } from "@/test/api-response-check";
 
 process.env.AUTH_SECRET ??= "test-auth-secret-not-for-production";
 process.env.APP_URL ??= "http://inbox.test";
@@ -18,7 +19,10 @@ export async function createOrganizationFixture(name = "Acme") {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- route handlers type their own params
 type RouteHandler = (request: Request, context: { params: Promise<any> }) => Promise<Response>;
 
-/** Calls a route handler the way Next.js does, and reads its JSON answer. */
+/**
+ * Calls a route handler the way Next.js does, and reads its JSON answer. An /api/v1 handler's answer must be one the
+ * OpenAPI document describes (test/api-response-check.ts), or the call throws.
+ */
 export async function callRoute(
   handler: RouteHandler,
   options: { method?: string; path?: string; apiKey?: string | null; body?: unknown; params?: Record<string, string>; headers?: Record<string, string> } = {},
@@ -33,5 +37,7 @@ export async function callRoute(
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  const body = text ? JSON.parse(text) : null;
+  await checkApiResponse(handler, response.status, body);
+  return { status: response.status, headers: response.headers, body };
 }

@@ -10,6 +10,7 @@ import { acceptInvitationWithNewAccount } from "@/lib/invitations/accept-invitat
 import { lookUpInvitation } from "@/lib/invitations/look-up-invitation";
 import { CookieJar, getPage, signInOverHttp } from "@/test/auth-http";
 import { memberWithSession } from "@/test/dashboard-session";
+import { fetchApi } from "@/test/api-fetch";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { startNextServer, type RunningServer } from "@/test/next-server";
@@ -41,15 +42,7 @@ afterAll(async () => {
 
 const newEmail = (what: string) => `${what}-${randomBytes(4).toString("hex")}@example.test`;
 
-async function api(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
+const api = (key: string, method: string, path: string, body?: unknown) => fetchApi(url, method, path, { key, body });
 
 /** A member of `organizationId` with `role`, signed in over HTTP and working there. */
 async function signedInMember(organizationId: string, role: "owner" | "admin" | "viewer") {
@@ -143,6 +136,11 @@ describe("3 (medium): a key never outlives or outranks its member", () => {
     expect((await api(acme.apiKey, "DELETE", `/members/${member.userId}`)).status).toBe(204);
     expect((await api(viewerKey.apiKey, "GET", "/endpoints")).status).toBe(401);
     expect((await api(acme.apiKey, "GET", "/endpoints")).status).toBe(200);
+    // The OpenAPI document needs no key: a revoked one sent with it is not even read.
+    const document = await fetchApi(url, "GET", "/openapi.json", { key: viewerKey.apiKey });
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toBe("3.1.0");
+    expect((await fetchApi(url, "GET", "/openapi.json")).body).toEqual(document.body);
 
     const audit = await api(acme.apiKey, "GET", "/audit-log?action=api_key.revoked");
     const reasons = audit.body.data.map((entry: { target: { id: string }; details: { reason: string } }) => [entry.target.id, entry.details.reason]);

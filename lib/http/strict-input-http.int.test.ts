@@ -8,6 +8,7 @@ import { inject } from "vitest";
 import { runFormAction } from "@/lib/auth/form-action";
 import { getSql } from "@/db";
 import { newId } from "@/lib/ids";
+import { checkApiAnswer } from "@/test/api-response-check";
 import { useTestDatabase } from "@/test/db";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { signInCookie } from "@/test/fuzz/dashboard-session";
@@ -31,7 +32,10 @@ const crafted = Buffer.from(JSON.stringify(["1", "x"])).toString("base64url");
 async function rest(path: string, init: RequestInit = {}) {
   const response = await fetch(`${server!.url}${path}`, { ...init, headers: { authorization: `Bearer ${org.apiKey}`, "content-type": "application/json", ...init.headers } });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text.startsWith("{") ? JSON.parse(text) : text };
+  const body = text.startsWith("{") ? JSON.parse(text) : text;
+  const { pathname } = new URL(path, server!.url);
+  if (pathname.startsWith("/api/v1/")) await checkApiAnswer(init.method ?? "GET", pathname, response.status, body);
+  return { status: response.status, headers: response.headers, body };
 }
 
 async function page(path: string) {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { deliverTask } from "@/jobs/deliver";
 import { reverifyQuarantineTask } from "@/jobs/reverify-quarantine";
+import { fetchApi } from "@/test/api-fetch";
 import { useTestDatabase } from "@/test/db";
 import { startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -47,12 +48,8 @@ afterAll(async () => {
 });
 
 async function api(method: string, path: string, options: { key?: string; body?: unknown } = {}) {
-  const response = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${options.key ?? org.apiKey}`, ...(options.body === undefined ? {} : { "content-type": "application/json" }) },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, json: await response.json() };
+  const { status, body } = await fetchApi(server.url, method, path, { key: options.key ?? org.apiKey, body: options.body });
+  return { status, json: body };
 }
 
 const githubEndpoint = async (key = org.apiKey) =>

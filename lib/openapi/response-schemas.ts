@@ -1,0 +1,172 @@
+// What the REST API answers (API.md "REST API v1"), as the presenters write it (present-*.ts, the list verbs):
+// the OpenAPI document's response schemas. Strict objects: a field a presenter adds without a word here fails the
+// REST tests (test/api-response-check.ts), so the document cannot drift from the answers.
+import { z } from "zod";
+import { DELIVERY_STATUSES, DESTINATION_TYPES } from "@/db/schema";
+import { ROLES } from "@/lib/access/roles";
+import { ACTOR_TYPES } from "@/lib/audit/audit-actions";
+import { PROVIDERS } from "@/lib/signatures";
+
+const time = z.iso.datetime().describe("ISO 8601, UTC");
+const nullableTime = time.nullable();
+const count = z.number().int().min(0);
+
+/** Every error: `{error: {code, message}}` (lib/http/error-response.ts). */
+export const ErrorBody = z.strictObject({
+  error: z.strictObject({ code: z.string().describe("Stable, machine-readable: validation_error, not_found, forbidden, …"), message: z.string() }),
+});
+
+const GenericHmac = z.strictObject({
+  header: z.string(),
+  algorithm: z.enum(["sha256", "sha1"]),
+  encoding: z.enum(["hex", "base64"]),
+  prefix: z.string().nullish(),
+  idHeader: z.string().nullish(),
+});
+
+/** presentEndpoint: its destination fields are its default destination's; secrets never. */
+export const Endpoint = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  provider: z.enum(PROVIDERS),
+  ingestUrl: z.string(),
+  destinationUrl: z.string().nullable(),
+  paused: z.boolean(),
+  maxAttempts: z.number().int(),
+  retryBaseSeconds: z.number().int(),
+  timeoutMs: z.number().int(),
+  maxBodyBytes: z.number().int(),
+  toleranceSeconds: z.number().int(),
+  alertPendingAgeSeconds: z.number().int().nullable(),
+  alertEmail: z.string().nullable(),
+  genericHmac: GenericHmac.nullable(),
+  hasSecret: z.boolean(),
+  hasVerifyToken: z.boolean(),
+  signsOutbound: z.boolean(),
+  previousSecretValidUntil: nullableTime,
+  createdAt: time,
+});
+
+/** POST /endpoints: the endpoint, and a secret we generated (returned this once). */
+export const CreatedEndpoint = Endpoint.extend({ secret: z.string().optional() });
+
+export const EndpointStats = z.strictObject({
+  pending: count,
+  delivering: count,
+  delivered: count,
+  dead: count,
+  oldestPendingAgeSeconds: count,
+  receivedLastHour: count,
+  deliveredLastHour: count,
+});
+
+export const RotatedSecret = z.strictObject({
+  secret: z.string().optional().describe("Only when the secret was generated (none given)"),
+  previousSecretValidUntil: time,
+});
+
+export const QuarantinedRequest = z.strictObject({
+  id: z.string(),
+  endpointId: z.string(),
+  receivedAt: time,
+  reason: z.string().describe("invalid_signature, missing_signature or timestamp_out_of_tolerance"),
+  sourceIp: z.string().nullable(),
+  sizeBytes: count,
+});
+
+export const Reverified = z.strictObject({ count, duplicates: count.optional().describe("Absent with ?dryRun=true") });
+
+/** presentDestination: never its outbound secret, only whether it signs. */
+export const Destination = z.strictObject({
+  id: z.string(),
+  endpointId: z.string(),
+  name: z.string(),
+  type: z.enum(DESTINATION_TYPES),
+  url: z.string().nullable(),
+  default: z.boolean(),
+  filter: z.unknown().describe("The filter document, or null"),
+  rateLimit: z.strictObject({ perSecond: z.number(), burst: z.number().int() }).nullable(),
+  orderingKey: z.string().nullable(),
+  paused: z.boolean(),
+  maxAttempts: z.number().int(),
+  retryBaseSeconds: z.number().int(),
+  timeoutMs: z.number().int(),
+  signsOutbound: z.boolean(),
+  createdAt: time,
+});
+
+const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+
+/** One destination's part of a delivery (presentDestinationRow). */
+export const DeliveryDestination = z.strictObject({
+  destinationId: z.string(),
+  name: z.string().nullable(),
+  status: DeliveryStatus,
+  attemptCount: count,
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: nullableTime,
+  deliveredAt: nullableTime,
+});
+
+/** The list item (presentDeliverySummary): a stored request summed up over its destinations. */
+export const DeliverySummary = z.strictObject({
+  id: z.string(),
+  endpointId: z.string(),
+  externalId: z.string().nullable(),
+  eventType: z.string().nullable(),
+  status: DeliveryStatus,
+  receivedAt: time,
+  attemptCount: count,
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: nullableTime,
+  deliveredAt: nullableTime,
+  sizeBytes: count,
+  destinations: z.array(DeliveryDestination),
+});
+
+export const Attempt = z.strictObject({
+  destinationId: z.string(),
+  number: z.number().int().min(1),
+  trigger: z.enum(["auto", "replay"]),
+  startedAt: time,
+  durationMs: z.number().int().nullable(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  responseBody: z.string().nullable(),
+});
+
+/** presentDelivery: the item plus the request's headers and body, and every attempt. */
+export const Delivery = DeliverySummary.extend({
+  headers: z.record(z.string(), z.string()),
+  body: z.string().describe("UTF-8 text, or base64 when bodyEncoding is base64"),
+  bodyEncoding: z.enum(["utf8", "base64"]),
+  attempts: z.array(Attempt),
+});
+
+export const Replayed = z.strictObject({ id: z.string(), status: z.enum(["pending", "filtered"]) });
+export const Buried = z.strictObject({ id: z.string(), status: z.literal("dead") });
+export const Counted = z.strictObject({ count });
+
+export const Organization = z.strictObject({ id: z.string(), name: z.string(), retentionDays: z.number().int(), createdAt: time });
+
+export const Member = z.strictObject({ userId: z.string(), email: z.string(), role: z.enum(ROLES), joinedAt: time });
+
+/** presentInvitation: never its token. */
+export const Invitation = z.strictObject({ id: z.string(), email: z.string(), role: z.enum(ROLES), expiresAt: time });
+
+export const AuditEntry = z.strictObject({
+  id: z.string(),
+  at: time,
+  action: z.string(),
+  actor: z.strictObject({ type: z.enum(ACTOR_TYPES), id: z.string().nullable(), label: z.string().nullable() }),
+  target: z.strictObject({ type: z.string(), id: z.string() }),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+});
+
+/** A list: `{data, nextCursor}`; nextCursor null on the last page. */
+export function page<T extends z.ZodType>(item: T) {
+  return z.strictObject({ data: z.array(item), nextCursor: z.string().nullable() });
+}
