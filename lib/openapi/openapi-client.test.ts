@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generatedFiles } from "@/tools/openapi-client/generated-files";
+import { generatedFiles } from "@/test/openapi-client/generated-files";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
