@@ -32,7 +32,8 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
         and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = (select id from target))
           and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = (select id from target))
         and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
-        and not exists (select 1 from destinations e where e.id = ${input.destinationId} and e.paused)
+        -- A pull destination's parked deliveries wait for pulls (lib/delivery/engine/lease-deliveries.ts), never a job.
+        and not exists (select 1 from destinations e where e.id = ${input.destinationId} and (e.paused or e.type = 'pull'))
         -- Not one an earlier delivery of its ordering value still holds back: woken, it would only park again
         -- (and its look wake it again); it is woken once that one settles.
         and not (d.ordering_value is not null and exists (select 1 from open_ordered_deliveries o where o.destination_id = d.destination_id
