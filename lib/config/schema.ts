@@ -87,10 +87,6 @@ export const CONFIG_VARIABLES = {
     group: "delivery", type: wholeNumber(1), default: 50,
     doc: "attempts in flight per organization, across all workers, so one organization's slow destinations hold at most this many worker slots; keep it below `WORKER_CONCURRENCY` × workers",
   }),
-  PULL_LEASES_PER_DESTINATION: variable({
-    group: "delivery", type: wholeNumber(1), default: 100,
-    doc: "leases a pull destination's consumers may hold at once (its cap in place of `DELIVERY_ENDPOINT_CONCURRENCY`); leases count toward `ORG_DELIVERY_CONCURRENCY` too",
-  }),
   PULL_WAITS_PER_ORGANIZATION: variable({
     group: "delivery", type: wholeNumber(1), default: 20,
     doc: "pulls with `waitSeconds` waiting at once per organization, per web process; past it a pull answers at once with what is ready",

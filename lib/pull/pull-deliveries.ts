@@ -13,6 +13,12 @@ import { PullInput, type LeasedDelivery, type PullOutput } from "./pull-input";
 import { pullDestinationOrThrow } from "./pull-destination";
 import { listenForReadyDeliveries, takeWaitTurn, watchDestination } from "./pull-waiters";
 
+/**
+ * Leases a pull destination's consumers may hold at once: its cap in place of DELIVERY_ENDPOINT_CONCURRENCY (a
+ * lease holds no worker, only a slot), as many as one pull may ask for. They count toward ORG_DELIVERY_CONCURRENCY.
+ */
+export const LEASES_PER_DESTINATION = 100;
+
 export async function pullDeliveries({ ctx, input, signal }: {
   ctx: Ctx;
   input: { endpointId: string; destinationId: string; body: unknown };
@@ -22,7 +28,7 @@ export async function pullDeliveries({ ctx, input, signal }: {
   const { max, leaseSeconds, waitSeconds } = parseInput(PullInput, input.body);
   const destination = await pullDestinationOrThrow(ctx, input);
   const settings = deliverySettings();
-  const take = () => leaseDeliveries(getSql(), { destinationId: destination.id, max, leaseSeconds, leaseCap: config().PULL_LEASES_PER_DESTINATION, settings });
+  const take = () => leaseDeliveries(getSql(), { destinationId: destination.id, max, leaseSeconds, leaseCap: LEASES_PER_DESTINATION, settings });
   let leased = await take();
   if (leased.leases.length > 0 || waitSeconds === 0) return present(leased);
   // Past its organization's share of waiting pulls, a pull answers at once with what is ready (nothing).
