@@ -4,13 +4,15 @@
 // read-only key 403. Concurrent pulls never hold the same delivery; orderingKey and rateLimit hold for pulls.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
+import * as destinationRoute from "@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { useTestDatabase } from "@/test/db";
-import { createOrganizationFixture } from "@/test/fixtures";
+import { callRoute, createOrganizationFixture } from "@/test/fixtures";
 import { ack, nack, pull, pulled, pullLane, send, type PullLane } from "@/test/pull-api";
 
 useTestDatabase();
 
+// Leases count toward their organization's attempts in flight: tests that lease many have an organization each.
 let acme: Awaited<ReturnType<typeof createOrganizationFixture>>;
 beforeAll(async () => {
   acme = await createOrganizationFixture("Acme");
@@ -119,7 +121,7 @@ describe("a pull destination", () => {
   });
 
   it("never hands one delivery to two pulls at once, however many pull together", async () => {
-    const lane = await pullLane(acme);
+    const lane = await pullLane(await createOrganizationFixture());
     const ids = new Set<string>();
     for (let i = 0; i < 40; i++) ids.add(await send(lane, { type: "tick", i }));
     const rounds = await Promise.all(Array.from({ length: 6 }, () => pulled(lane, { max: 8 })));
@@ -136,7 +138,7 @@ describe("a pull destination", () => {
   });
 
   it("holds the ordering key: a later delivery of a value waits while an earlier one is leased or retrying", async () => {
-    const lane = await pullLane(acme, { orderingKey: "account" });
+    const lane = await pullLane(await createOrganizationFixture(), { orderingKey: "account" });
     const a1 = await send(lane, { account: "A", n: 1 });
     const a2 = await send(lane, { account: "A", n: 2 });
     const b1 = await send(lane, { account: "B", n: 1 });
@@ -154,7 +156,7 @@ describe("a pull destination", () => {
 
   it("holds the rate limit: no more leases start than its tokens allow", async () => {
     // One token every 50 s, two at once after a quiet spell.
-    const lane = await pullLane(acme, { rateLimit: { perSecond: 0.02, burst: 2 } });
+    const lane = await pullLane(await createOrganizationFixture(), { rateLimit: { perSecond: 0.02, burst: 2 } });
     for (let i = 0; i < 5; i++) await send(lane, { type: "paced", i });
     const first = await pulled(lane, { max: 10 });
     expect(first).toHaveLength(2);
@@ -164,5 +166,19 @@ describe("a pull destination", () => {
     expect(await pulled(lane, { max: 10 })).toEqual([]);
     const [parked] = await getSql()`select count(*)::int as n from deliveries where destination_id = ${lane.destinationId} and parked_at is not null`;
     expect(parked!.n).toBe(3);
+  });
+
+  it("leases nothing while paused; a resume wakes the pulls waiting for it", { timeout: 30_000 }, async () => {
+    const lane = await pullLane(await createOrganizationFixture(), { paused: true });
+    const id = await send(lane, { type: "held" });
+    expect(await pulled(lane)).toEqual([]);
+    const waiting = pulled(lane, { waitSeconds: 20 });
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered).toBe(false);
+    const resumed = await callRoute(destinationRoute.PATCH, { method: "PATCH", apiKey: lane.apiKey, params: { id: lane.endpointId, destinationId: lane.destinationId }, body: { paused: false } });
+    expect(resumed.status).toBe(200);
+    expect((await waiting).map((d) => d.deliveryId)).toEqual([id]);
   });
 });

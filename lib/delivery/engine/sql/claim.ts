@@ -133,7 +133,9 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   -- Refused for the organization's cap: the destination waits for an organization slot (destination-slots.ts).
   marked as (
     insert into org_waiting_destinations (organization_id, destination_id)
-    select distinct v.organization_id, v.destination_id from rated v where v.verdict = 'org_saturated'
+    -- Not a pull destination: its parked deliveries wait for pulls, never a slot handed on.
+    select distinct v.organization_id, v.destination_id from rated v join ep on ep.id = v.destination_id
+    where v.verdict = 'org_saturated' and ep.type <> 'pull'
     order by 1, 2
     on conflict do nothing
   ),
