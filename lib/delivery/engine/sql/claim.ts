@@ -5,10 +5,10 @@
 // always run, read or not. Its rows mean what claimed-attempt.ts claimResult says.
 //
 // $1: the claims (json: ord, delivery_id or null for the destination's oldest parked delivery, destination_id,
-// job_id, trigger, lease_seconds: a pull's lease, lib/delivery/engine/lease-deliveries.ts, whose job_id is the lease id); $2: the destination's cap; $3: the lease's margin past the destination's timeout (seconds); $4:
-// the organization's cap; $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds
-// (lib/storage/batch-id-range.ts: the least and greatest of its ids, or, when a claim names no delivery, its
-// organizations' floor).
+// job_id, trigger, and lease_seconds for a pull's lease, ../lease-deliveries.ts, whose job_id is the lease id); $2:
+// the destination's cap; $3: the lease's margin past the destination's timeout (seconds); $4: the organization's cap;
+// $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds (lib/storage/batch-id-range.ts:
+// the least and greatest of its ids, or, when a claim names no delivery, its organizations' floor).
 import { statementPerWeek, withinIdBounds, type BoundsShape } from "@/lib/storage/batch-id-range";
 import { SHARD_MASK } from "../destination-slots";
 
