@@ -14,8 +14,8 @@ import { pullDestinationOrThrow } from "./pull-destination";
 import { listenForReadyDeliveries, takeWaitTurn, watchDestination } from "./pull-waiters";
 
 /**
- * Leases a pull destination's consumers may hold at once: its cap in place of DELIVERY_ENDPOINT_CONCURRENCY (a
- * lease holds no worker, only a slot), as many as one pull may ask for. They count toward ORG_DELIVERY_CONCURRENCY.
+ * Leases a pull destination's consumers may hold at once: its cap in place of DELIVERY_ENDPOINT_CONCURRENCY, as many
+ * as one pull may ask for. A lease holds no worker, so ORG_DELIVERY_CONCURRENCY does not count them.
  */
 export const LEASES_PER_DESTINATION = 100;
 

@@ -2,7 +2,7 @@
 // and handed to no other pull while its lease lasts; ack delivers, nack is a failed attempt; an unknown, settled or
 // foreign lease id is `unknown`, never an error; bad input is 400, another organization's destination 404, a
 // read-only key 403. Concurrent pulls never hold the same delivery; orderingKey and rateLimit hold for pulls.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import * as destinationRoute from "@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
@@ -12,10 +12,12 @@ import { ack, nack, pull, pulled, pullLane, send, type PullLane } from "@/test/p
 
 useTestDatabase();
 
-// Leases count toward their organization's attempts in flight: tests that lease many have an organization each.
 let acme: Awaited<ReturnType<typeof createOrganizationFixture>>;
 beforeAll(async () => {
   acme = await createOrganizationFixture("Acme");
+});
+afterEach(() => {
+  delete process.env.ORG_DELIVERY_CONCURRENCY;
 });
 
 const rowOf = async (lane: PullLane, requestId: string) =>
@@ -120,8 +122,10 @@ describe("a pull destination", () => {
     expect((await rowOf(lane, mine[0]!.deliveryId)).status).toBe("delivering");
   });
 
-  it("never hands one delivery to two pulls at once, however many pull together", async () => {
+  it("never hands one delivery to two pulls at once, however many pull together, whatever the organization's cap", async () => {
     const lane = await pullLane(await createOrganizationFixture());
+    // Leases hold no worker: the organization's cap on attempts in flight does not count them.
+    process.env.ORG_DELIVERY_CONCURRENCY = "5";
     const ids = new Set<string>();
     for (let i = 0; i < 40; i++) ids.add(await send(lane, { type: "tick", i }));
     const rounds = await Promise.all(Array.from({ length: 6 }, () => pulled(lane, { max: 8 })));

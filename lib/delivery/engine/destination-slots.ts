@@ -149,7 +149,7 @@ export async function wakeNeededMany(run: Runner, input: { destinationIds: strin
       select o.organization_id
       from (select organization_id from e where e.parked union select organization_id from waiting_orgs) o
       where (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) < ${orgConcurrency}::int
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') < ${orgConcurrency}::int
     ),
     waiting as materialized (
       select f.organization_id, array(

@@ -1,7 +1,8 @@
 // A pull's leases (API.md "Pull destinations"): a pull destination's deliveries wait parked (ingest stores them so, and
 // a job that finds one parks it: sql/claim.ts verdict `pull`), and a pull claims the oldest ready ones with CLAIM, as a
 // job claims, under the same rules (pause, rate limit, ordering, slots), each in the name of a new lease id instead of
-// a job and for the lease's own time. A lease is an attempt: `delivering`, counted, holding a slot; its attempts row
+// a job and for the lease's own time. A lease is an attempt: `delivering`, counted, holding a slot of its destination
+// (not of its organization's cap, which keeps worker slots shared: a lease holds none); its attempts row
 // is written when it is acknowledged, nacked or runs out (settle-leases.ts). A pull takes its organization's and its
 // destination's slot locks (in that order, as every claim) before it picks, so two pulls never pick the same delivery
 // and each sees the other's leases.
@@ -15,6 +16,9 @@ import { claimResults, claimStatements, type Claim } from "./claim-delivery";
 import type { ClaimedAttempt, ClaimRow } from "./claimed-attempt";
 import { lockDestinationSlots, lockOrgSlotsOfDestination, rawRunner } from "./destination-slots";
 import type { DeliverySettings } from "./settings";
+
+/** A lease claim's organization cap: none (the organizations' sums leave leases out: sql/claim.ts org_busy). */
+const NO_ORGANIZATION_CAP = 2_147_483_647;
 
 export interface Lease {
   leaseId: string;
@@ -34,7 +38,7 @@ export interface Leased {
 /**
  * Leases up to `max` of the pull destination's ready deliveries for `leaseSeconds`, and queues the job that ends
  * them if they are not settled by then (jobs/expire-leases.ts). `leaseCap`: leases the destination may hold at once,
- * its cap in place of the push engine's per destination (the organization's cap still counts them).
+ * its cap in place of the push engine's per destination.
  */
 export async function leaseDeliveries(
   sql: postgres.Sql,
@@ -67,7 +71,7 @@ export async function leaseDeliveries(
     }
     const claims: Claim[] = ready.map((row) => ({ deliveryId: row.id, destinationId, jobId: newId("lse"), trigger: "auto", leaseSeconds }));
     const bounds = await batchIdBounds(claims.map((claim) => claim.deliveryId), async () => floor);
-    const [early, decided] = claimStatements(tx, claims, { ...input.settings, destinationConcurrency: input.leaseCap }, bounds);
+    const [early, decided] = claimStatements(tx, claims, { ...input.settings, destinationConcurrency: input.leaseCap, orgConcurrency: NO_ORGANIZATION_CAP }, bounds);
     const rows = await decided;
     const results = claimResults(claims, await early, rows);
     const byOrd = new Map<number, ClaimRow>(rows.map((row) => [row.ord, row]));

@@ -9,7 +9,6 @@ import { notifyPullReady } from "@/lib/destinations/pull-ready";
 import { logDelivery } from "@/lib/logging/log-delivery";
 import type { Outcome } from "./classify-outcome";
 import { finishAttempts, settle, type AttemptEnd } from "./finish-attempt";
-import { handOnLooked } from "./hand-on-slots";
 import type { DeliverySettings } from "./settings";
 
 /** What its holder said of a lease: done, or failed (retry no sooner than `retryAfterMs`, if given). */
@@ -87,11 +86,8 @@ async function settleLeased(sql: postgres.Sql, destinationId: string, rows: Leas
       `lease of attempt #${end.attemptNumber} ${outcome.kind === "delivered" ? "acknowledged" : (outcome as { reason: string }).reason}; ${then}`,
       end.status === "delivered" ? "info" : "problem");
   });
-  // Freed slots: the organization's destinations waiting for one are handed theirs (a pull destination's look
-  // never asks for its own, destination-slots.ts); and this destination's waiting pulls look again (an
-  // earlier delivery of an ordering value may have settled).
-  const look = finished.find((result) => result.look.orgWaiting.length > 0)?.look;
-  if (look) await handOnLooked(sql, { destinationId, look, settings });
+  // A freed lease slot is no organization's (its cap leaves leases out) and no job waits for it: nothing to hand on.
+  // This destination's waiting pulls look again (a slot is free, an earlier delivery of an ordering value may have settled).
   if (settled.size > 0) await notifyPullReady(sql, [destinationId]);
   return settled;
 }

@@ -20,7 +20,7 @@ export async function wakeResumedDestination(db: DbOrTx, input: { organizationId
     where e.id = ${input.destinationId} and e.organization_id = ${input.organizationId} and not e.paused and e.type <> 'pull'
       -- Its organization's attempts in flight, summed as the claim sums them (sql/park-early-then-lock.ts).
       and (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = e.organization_id) >= ${caps.orgConcurrency}::int
+        where oe.organization_id = e.organization_id and oe.type <> 'pull') >= ${caps.orgConcurrency}::int
       and exists (select 1 from parked_deliveries pk where pk.destination_id = ${input.destinationId})
     on conflict do nothing`);
   await run(sql`select pg_notify(${PULL_READY_CHANNEL}, e.id) from destinations e

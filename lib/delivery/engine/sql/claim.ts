@@ -85,11 +85,11 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       end as verdict
     from first_look f join ep on ep.id = f.destination_id
   ),
-  -- Each organization's attempts in flight, summed once (see PARK_EARLY_THEN_LOCK's orgs).
+  -- Each organization's attempts in flight, summed once, a pull destination's leases left out (see PARK_EARLY_THEN_LOCK's orgs).
   org_busy as materialized (
     select o.organization_id,
       (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) as n
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') as n
     from (select distinct organization_id from ep) o
   ),
   verdict as (

@@ -17,11 +17,12 @@ export const PARK_EARLY_THEN_LOCK = statementPerWeek((own: BoundsShape) => `
   ),
   -- Each organization's attempts in flight, summed once (materialized: a planner may otherwise redo it per
   -- row): its destinations' slot rows, found through the destinations (rarely written) and each destination's slot key,
-  -- so those hot rows need no second index (which every non-HOT update of them would add an entry to).
+  -- so those hot rows need no second index (which every non-HOT update of them would add an entry to). A pull
+  -- destination's leases hold slots but no worker, so they do not count toward the organization's cap.
   orgs as materialized (
     select o.organization_id,
       (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) >= $4::int as org_full
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') >= $4::int as org_full
     from (select distinct e.organization_id from destinations e where e.id in (select destination_id from i)) o
   ),
   e as (

@@ -49,7 +49,7 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
               - (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = e0.id)::int,
             ${input.caps.orgConcurrency}::int
               - (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-                  where oe.organization_id = e0.organization_id)::int,
+                  where oe.organization_id = e0.organization_id and oe.type <> 'pull')::int,
             case when e0.rate_per_second is null then 2147483647 else floor(least(coalesce(e0.rate_burst, 1),
               coalesce(e0.rate_tokens, e0.rate_burst, 1)
                 + extract(epoch from clock_timestamp() - coalesce(e0.rate_refilled_at, clock_timestamp())) * e0.rate_per_second))::int end))
