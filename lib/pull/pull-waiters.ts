@@ -19,14 +19,17 @@ const waiting = processSingleton("pulls waiting for deliveries", (): Waiting => 
 /** Resolves once this process listens for ready deliveries (the first caller starts it; a failure lets the next try again). */
 export function listenForReadyDeliveries(): Promise<unknown> {
   waiting.listening ??= getSql()
-    .listen(PULL_READY_CHANNEL, (destinationId) => {
-      for (const tell of [...(waiting.byDestination.get(destinationId) ?? [])]) tell();
-    })
+    .listen(PULL_READY_CHANNEL, tellWaiting)
     .catch((error: unknown) => {
       waiting.listening = null;
       throw error;
     });
   return waiting.listening;
+}
+
+/** Wakes the pulls waiting for the destination (a notice's payload). */
+export function tellWaiting(destinationId: string): void {
+  for (const tell of [...(waiting.byDestination.get(destinationId) ?? [])]) tell();
 }
 
 /** A turn to wait for the organization (give it back with the function returned), or null when it has `cap` waiting already. */
