@@ -7,6 +7,7 @@ import { checkAlertsTask } from "./check-alerts";
 import { deleteOrganizationTask } from "./delete-organization";
 import { deliverTask } from "./deliver";
 import { endDestinationDeliveriesTask } from "./end-destination-deliveries";
+import { expireLeasesTask } from "./expire-leases";
 import { wakeRateLimitedTask } from "./wake-rate-limited";
 import { indexBodiesTask } from "./index-bodies";
 import { deliveryPartitionsTask } from "./delivery-partitions";
@@ -23,6 +24,7 @@ export const taskList = taskListOf({
   "delete-organization": deleteOrganizationTask,
   deliver: deliverTask,
   "end-destination-deliveries": endDestinationDeliveriesTask,
+  "expire-leases": expireLeasesTask,
   "wake-rate-limited": wakeRateLimitedTask,
   "index-bodies": indexBodiesTask,
   "delivery-partitions": deliveryPartitionsTask,

@@ -38,7 +38,7 @@ export function DestinationForm({ action, previewAction, endpointId, destination
       {state.error ? <div className="sm:col-span-2"><Alert>{state.error}</Alert></div> : null}
       {state.ok ? <div className="sm:col-span-2"><Alert tone="success">{destination ? "Destination saved." : "Destination added. Add another, or close this form."}</Alert></div> : null}
       <Field label="Destination name" name="name" defaultValue={value("name")} required maxLength={200} />
-      <Field label="URL" name="url" type="url" defaultValue={value("url")} required placeholder="https://example.com/webhooks" />
+      {destination?.type === "pull" ? null : <Field label="URL" name="url" type="url" defaultValue={value("url")} required placeholder="https://example.com/webhooks" />}
       <FilterEditor defaultValue={value("filter")} previewAction={previewAction} shownFor={state} />
       <Field label="Max attempts" name="maxAttempts" type="number" min={1} max={50} defaultValue={value("maxAttempts")} hint="Automatic attempts before a delivery goes dead." />
       <Field label="Retry base (seconds)" name="retryBaseSeconds" type="number" min={1} max={3600} defaultValue={value("retryBaseSeconds")} hint="The n-th retry waits about base × 4^(n−1), capped at 1 hour." />

@@ -1,6 +1,6 @@
 "use client";
 
-// One destination of an endpoint in its list: where it posts, what it takes (its filter), whether it is paused;
+// One destination of an endpoint in its list: where it posts (or that it is pulled from), what it takes (its filter), whether it is paused;
 // for those who may change it, Pause/Resume, Edit, and Delete (asked first; never the default one).
 import Link from "next/link";
 import { useActionState, useState } from "react";
@@ -45,6 +45,7 @@ export function DestinationItem({ destination, stats, endpointId, actions }: {
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium break-all" data-testid="destination-name">{name}</span>
         {destination.default ? <span className={`${badge} bg-indigo-50 text-indigo-800 ring-indigo-200`} data-testid="destination-default">Default</span> : null}
+        {destination.type === "pull" ? <span className={`${badge} bg-sky-50 text-sky-900 ring-sky-300`} data-testid="destination-type">Pull</span> : null}
         <span data-testid="destination-state" className={`${badge} ${destination.paused ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-emerald-50 text-emerald-900 ring-emerald-300"}`}>
           {destination.paused ? "Paused" : "Active"}
         </span>
@@ -52,7 +53,11 @@ export function DestinationItem({ destination, stats, endpointId, actions }: {
           <span className="sr-only">{`${name}: `}</span>Deliveries
         </Link>
       </div>
-      <p className="font-mono text-xs break-all text-slate-700" data-testid="destination-url">{destination.url}</p>
+      {destination.type === "pull" ? (
+        <p className="text-xs text-slate-700" data-testid="destination-pull">No URL: its consumers pull its deliveries with leases (<code className="font-mono">POST …/destinations/{destination.id}/pull</code>).</p>
+      ) : (
+        <p className="font-mono text-xs break-all text-slate-700" data-testid="destination-url">{destination.url}</p>
+      )}
       {stats ? <p className="text-sm text-slate-700" data-testid="destination-stats">{statsLine(stats)}</p> : null}
       <p className="text-sm">
         <span className="text-slate-500">Filter: </span>

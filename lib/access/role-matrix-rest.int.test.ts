@@ -7,10 +7,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { can, type Permission } from "@/lib/access/roles";
+import { createDestination } from "@/lib/destinations/create-destination";
 import { inviteMember } from "@/lib/invitations/invite-member";
+import { pullDeliveries } from "@/lib/pull/pull-deliveries";
 import { memberWithSession } from "@/test/dashboard-session";
 import { useTestDatabase } from "@/test/db";
 import { callRoute } from "@/test/fixtures";
+import { postIngest } from "@/test/ingest-requests";
 import { delivery, destination, endpoint, newEmail, organizationState, ROLES, useRoleMatrixWorld, world } from "@/test/role-matrix";
 
 process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
@@ -32,6 +35,16 @@ interface RestCase {
 const destinationParams = async () => {
   const { endpointId, id } = await destination();
   return { id: endpointId, destinationId: id };
+};
+
+/** A fresh endpoint with a pull destination holding one delivery, ready or (`leased`) taken by a pull: its lease ids. */
+const pullParams = async (leased = false) => {
+  const { id: endpointId } = await endpoint("none");
+  const made = await createDestination({ ctx: world().ctx, input: { endpointId, body: { name: "laptop", type: "pull" } } });
+  expect((await postIngest(endpointId, JSON.stringify({ type: "matrix.event" }), { "content-type": "application/json" })).status).toBe(200);
+  const input = { endpointId, destinationId: made.id, body: {} };
+  const leaseIds = leased ? (await pullDeliveries({ ctx: world().ctx, input })).data.map((d) => d.leaseId) : [];
+  return { params: { id: endpointId, destinationId: made.id }, leaseIds };
 };
 
 const REST_ROUTES: RestCase[] = [
@@ -70,6 +83,24 @@ const REST_ROUTES: RestCase[] = [
   {
     route: "DELETE /api/v1/endpoints/[id]/destinations/[destinationId]", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route"),
     request: async () => ({ params: await destinationParams() }),
+  },
+  {
+    route: "POST /api/v1/endpoints/[id]/destinations/[destinationId]/pull", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/pull/route"),
+    request: async () => ({ params: (await pullParams()).params, body: {} }),
+  },
+  {
+    route: "POST /api/v1/endpoints/[id]/destinations/[destinationId]/ack", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/ack/route"),
+    request: async () => {
+      const { params, leaseIds } = await pullParams(true);
+      return { params, body: { leaseIds } };
+    },
+  },
+  {
+    route: "POST /api/v1/endpoints/[id]/destinations/[destinationId]/nack", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/nack/route"),
+    request: async () => {
+      const { params, leaseIds } = await pullParams(true);
+      return { params, body: { leaseIds } };
+    },
   },
   { route: "GET /api/v1/endpoints/[id]/quarantine", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/quarantine/route"), request: async () => ({ params: { id: (await endpoint()).id } }) },
   {

@@ -87,6 +87,10 @@ export const CONFIG_VARIABLES = {
     group: "delivery", type: wholeNumber(1), default: 50,
     doc: "attempts in flight per organization, across all workers, so one organization's slow destinations hold at most this many worker slots; keep it below `WORKER_CONCURRENCY` × workers",
   }),
+  PULL_WAITS_PER_ORGANIZATION: variable({
+    group: "delivery", type: wholeNumber(1), default: 20,
+    doc: "pulls with `waitSeconds` waiting at once per organization, per web process; past it a pull answers at once with what is ready",
+  }),
   DELIVERY_LEASE_MARGIN_MS: variable({ group: "delivery", type: milliseconds(1), default: 30_000, doc: "how long past an endpoint's timeout an attempt's claim lasts before another job may take it over" }),
   DELIVERY_ORPHAN_WALK: variable({
     group: "delivery", type: wholeNumber(1), default: 2_000,

@@ -7,7 +7,7 @@ import { LimitReachedError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { auditedDestinationSettings } from "./destination-audit-details";
 import { newDestinationId } from "./destination-ids";
-import { assertSupportedYet, assertUrlFitsType, assertValidFilter, CreateDestinationInput, storedDeliverySettings } from "./destination-input";
+import { assertUrlFitsType, assertValidFilter, CreateDestinationInput, storedDeliverySettings } from "./destination-input";
 import { presentDestination, type DestinationView } from "./present-destination";
 
 /**
@@ -17,7 +17,6 @@ import { presentDestination, type DestinationView } from "./present-destination"
 export async function createDestination({ ctx, input }: { ctx: Ctx; input: { endpointId: string; body: unknown } }): Promise<DestinationView> {
   const data = parseInput(CreateDestinationInput, input.body);
   assertValidFilter(data.filter);
-  assertSupportedYet(data);
   await assertUrlFitsType(data.type, data.url, { required: true });
   const row = await withTransaction(ctx, async (ctx) => {
     // The endpoint's row locked until the commit, so two creates at the limit − 1 cannot both count the same

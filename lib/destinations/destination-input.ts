@@ -120,14 +120,6 @@ export async function assertUrlFitsType(type: DestinationType, url: string | nul
   if (url !== undefined) await assertDestinationAllowed(url, "url");
 }
 
-/**
- * What this release cannot do yet is refused, not stored and ignored: a pull destination cannot be pulled from
- * yet (nothing would ever take its deliveries): a 400 naming what is missing (README, Destinations).
- */
-export function assertSupportedYet(input: { type?: DestinationType }): void {
-  if (input.type === "pull") throw new ValidationError("type: pull destinations cannot be pulled from in this release yet; use an http destination.");
-}
-
 /** A destination's delivery settings as stored, from the fields an endpoint and a destination share: one mapping for both. */
 export function storedDeliverySettings(input: { paused: boolean; maxAttempts: number; retryBaseSeconds: number; timeoutMs: number; outboundSecret?: string | null }) {
   return {

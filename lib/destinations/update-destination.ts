@@ -5,7 +5,7 @@ import { encryptSecret } from "@/lib/crypto/secret-box";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { destinationChangeDetails } from "./destination-audit-details";
-import { assertSupportedYet, assertUrlFitsType, assertValidFilter, UpdateDestinationInput } from "./destination-input";
+import { assertUrlFitsType, assertValidFilter, UpdateDestinationInput } from "./destination-input";
 import { getDestinationRowOrThrow, namedDestination } from "./get-destination-or-throw";
 import { presentDestination, type DestinationView } from "./present-destination";
 
@@ -25,7 +25,6 @@ export async function updateDestination({ ctx, input, resume }: {
 }): Promise<DestinationView> {
   const changes = parseInput(UpdateDestinationInput, input.changes);
   assertValidFilter(changes.filter);
-  assertSupportedYet(changes);
   const current = await getDestinationRowOrThrow({ ctx, input });
   // Its deliveries are claimed, attempted or leased by its type: a change of type is a new destination.
   if (changes.type !== undefined && changes.type !== current.type) {

@@ -11,6 +11,7 @@
 import type postgres from "postgres";
 import { StoreUnavailableError, UnstorableDeliveryError } from "@/lib/errors";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
+import { PULL_READY_CHANNEL } from "@/lib/destinations/pull-ready";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
 import type { RequestLane } from "@/lib/destinations/route-request";
 import { logger } from "@/lib/logging/logger";
@@ -69,6 +70,13 @@ const STORE = `
     where e.id in (select json_array_elements_text($2::text::json)) and e.paused
     order by e.id for share
   ),
+  -- The batch's active pull destinations: never pushed to, their deliveries are stored parked for pulls to lease
+  -- (lib/delivery/engine/lease-deliveries.ts), and their waiting pulls are told at the commit (pull-ready.ts).
+  -- Not locked: nothing wakes them (a destination's type never changes).
+  pulled as materialized (
+    select e.id from destinations e
+    where e.id in (select json_array_elements_text($2::text::json)) and e.type = 'pull' and not e.paused
+  ),
   rows as materialized (
     select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, lanes json,
          external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text)
@@ -88,7 +96,7 @@ const STORE = `
     select l.id, i.organization_id, i.endpoint_id, l.destination_id, l.ordering_value, i.external_id, i.event_type, i.size_bytes, i.source_ip,
            case when l.filtered then 'filtered' else 'pending' end,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
-           case when not l.filtered and l.destination_id in (select id from held) then clock_timestamp() end
+           case when not l.filtered and (l.destination_id in (select id from held) or l.destination_id in (select id from pulled)) then clock_timestamp() end
     from rows i join keyed on keyed.delivery_id = i.id
     cross join lateral json_to_recordset(i.lanes) as l(id text, destination_id text, filtered boolean, ordering_value text)
     returning id, destination_id, status, parked_at
@@ -107,9 +115,13 @@ const STORE = `
     -- and notifying commits queue on one lock (STACK-NOTES 5).
     select ${addJobsSql(`select ${deliverJobSpecSql({ deliveryId: "inserted.id", destinationId: "inserted.destination_id", trigger: "'auto'", keyed: false })} from inserted where inserted.parked_at is null and inserted.status = 'pending'`)} as jobs
     where exists (select 1 from inserted where inserted.parked_at is null and inserted.status = 'pending')
+  ), told as (
+    select pg_notify('${PULL_READY_CHANNEL}', t.destination_id)
+    from (select distinct destination_id from inserted where destination_id in (select id from pulled)) t
   )
   -- The requests stored (a row each at least), once the rows, their payloads and jobs are.
-  select keyed.delivery_id as id from keyed, (select count(*) from inserted) as rows_in, (select count(*) from enqueued) as forced`;
+  select keyed.delivery_id as id from keyed, (select count(*) from inserted) as rows_in, (select count(*) from enqueued) as forced,
+    (select count(*) from told) as notified`;
 
 const FIND_EXISTING = `
   select d.delivery_id as id, d.endpoint_id, d.external_id

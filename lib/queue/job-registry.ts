@@ -119,6 +119,11 @@ export const JOBS = {
     // One waiting wake per destination: a later ask moves it to its own time.
     key: (payload) => `wake-rate-limited:${payload.destinationId}`,
   }),
+  /**
+   * Ends a pull destination's leases that ran out unacknowledged, as failed attempts (jobs/expire-leases.ts).
+   * Queued by each pull that leased something, due when its leases end; unkeyed, as each pull's leases end at their own time.
+   */
+  "expire-leases": defineJob({ payload: z.object({ destinationId: id }), maxAttempts: 5 }),
   /** Evaluates every endpoint's alerts as of now (jobs/check-alerts.ts); the next tick is the retry. */
   "check-alerts": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
   /** The safety net for deliveries that lost their job (jobs/rescue-deliveries.ts). */

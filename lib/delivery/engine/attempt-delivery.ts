@@ -4,6 +4,7 @@
 // At-least-once: a worker can die after the destination answered and before the outcome is
 // recorded; the job then runs again and the destination sees the same x-inbox-delivery-id twice.
 import { getSql } from "@/db";
+import { notifyPullReady } from "@/lib/destinations/pull-ready";
 import { requestIdOf } from "@/lib/ids";
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 import { decryptSecret } from "@/lib/crypto/secret-box";
@@ -47,6 +48,11 @@ export async function attemptDelivery(input: {
   if (own.verdict === "rate_limited" && own.destinationId) {
     logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId, jobId }, "parked: the destination's rate limit has no token now");
     await scheduleRateWake(own.destinationId);
+  }
+  if (own.verdict === "pull" && own.destinationId) {
+    // A retry come due, or a replay: it waits parked for a pull now, and the destination's waiting pulls are told.
+    logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId, jobId }, "parked for a pull: a pull destination is never pushed to");
+    await notifyPullReady(getSql(), [own.destinationId]);
   }
   if (own.verdict === "ordered") {
     logDelivery({ deliveryId: input.deliveryId, destinationId: own.destinationId ?? destinationId, jobId }, "parked: an earlier delivery of its ordering value is still open");

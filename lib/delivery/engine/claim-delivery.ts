@@ -22,11 +22,14 @@ export interface Claim {
   /** Null: the destination's oldest parked delivery. */
   deliveryId: string | null;
   destinationId: string;
+  /** The job's id, or a pull's lease id. */
   jobId: string;
   trigger: DeliverTrigger;
+  /** A pull's lease (lease-deliveries.ts): how long it lasts, in place of the destination's timeout and margin. */
+  leaseSeconds?: number;
 }
 
-export type EarlyRow = { delivery_id: string | null; paused: boolean | null };
+export type EarlyRow = { delivery_id: string | null; why: "paused" | "pull" | "saturated" | null };
 
 const INTERRUPTED = "interrupted: the worker stopped during this attempt, so its outcome is unknown";
 
@@ -45,7 +48,7 @@ export function claimStatements(
   settings: DeliverySettings,
   bounds: IdBounds,
 ): [Promise<EarlyRow[]>, Promise<(ClaimRow & { ord: number })[]>] {
-  const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, destination_id: c.destinationId, job_id: c.jobId, trigger: c.trigger }));
+  const rows = claims.map((c, ord) => ({ ord, delivery_id: c.deliveryId, destination_id: c.destinationId, job_id: c.jobId, trigger: c.trigger, lease_seconds: c.leaseSeconds ?? null }));
   return [
     tx.unsafe<EarlyRow[]>(
       PARK_EARLY_THEN_LOCK(bounds),
@@ -62,11 +65,11 @@ export function claimStatements(
 
 /** The claims' results from claimStatements' rows, in order. */
 export function claimResults(claims: Claim[], early: EarlyRow[], decided: (ClaimRow & { ord: number })[]): ClaimResult[] {
-  const parkedEarly = new Map(early.filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.paused]));
+  const parkedEarly = new Map(early.filter((row) => row.delivery_id !== null).map((row) => [row.delivery_id!, row.why ?? "saturated"]));
   const byOrd = new Map(decided.map((row) => [row.ord, row]));
   return claims.map((claim, ord) => {
-    const paused = claim.deliveryId === null ? undefined : parkedEarly.get(claim.deliveryId);
-    return paused !== undefined ? { verdict: paused ? "paused" : "saturated" } : claimResult(byOrd.get(ord), claim.destinationId);
+    const why = claim.deliveryId === null ? undefined : parkedEarly.get(claim.deliveryId);
+    return why !== undefined ? { verdict: why } : claimResult(byOrd.get(ord), claim.destinationId);
   });
 }
 

@@ -3,8 +3,11 @@
 // which write the claimed state alike.
 import type { DeliverTrigger } from "@/lib/queue/enqueue";
 
-/** Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked (paused, no slot, no token, an earlier delivery of its ordering value open). */
-export type ClaimRefusal = "missing" | "settled" | "in_flight" | "not_due" | "paused" | "saturated" | "rate_limited" | "ordered";
+/**
+ * Why a job does not attempt: gone, already final, another live attempt, a retry not yet due, parked (paused, a
+ * pull destination's, no slot, no token, an earlier delivery of its ordering value open).
+ */
+export type ClaimRefusal = "missing" | "settled" | "in_flight" | "not_due" | "paused" | "pull" | "saturated" | "rate_limited" | "ordered";
 
 export interface ClaimedAttempt {
   deliveryId: string;
@@ -45,6 +48,10 @@ export interface ClaimRow {
   trigger: DeliverTrigger | null;
   headers: Record<string, string> | null;
   body: Buffer | null;
+  /** CLAIM's only (a pull presents them), not a chain's. */
+  received_at?: Date | null;
+  event_type?: string | null;
+  external_id?: string | null;
   destination_url: string;
   timeout_ms: number;
   max_attempts: number;

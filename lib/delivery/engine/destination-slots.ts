@@ -132,7 +132,8 @@ export async function wakeNeededMany(run: Runner, input: { destinationIds: strin
   const { destinationConcurrency, orgConcurrency } = input.caps;
   const rows = (await run(sql`
     with e as materialized (
-      select x.id, ep.organization_id, ep.paused, look.parked
+      -- A pull destination's parked deliveries wait for pulls, not for a slot: never handed on.
+      select x.id, ep.organization_id, ep.paused or ep.type = 'pull' as paused, look.parked
       from json_array_elements_text(${JSON.stringify(input.destinationIds)}::text::json) x(id)
       -- offset 0: the look runs once per destination, not once per mention of "parked"
       cross join lateral (select exists (select 1 from parked_deliveries pk where pk.destination_id = x.id) as parked offset 0) look
@@ -148,14 +149,14 @@ export async function wakeNeededMany(run: Runner, input: { destinationIds: strin
       select o.organization_id
       from (select organization_id from e where e.parked union select organization_id from waiting_orgs) o
       where (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) < ${orgConcurrency}::int
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') < ${orgConcurrency}::int
     ),
     waiting as materialized (
       select f.organization_id, array(
         select c.destination_id from (
           -- offset 0 keeps the look at parked deliveries to these destinations, not every destination's
           select w.destination_id, w.since from org_waiting_destinations w join destinations we on we.id = w.destination_id
-          where w.organization_id = f.organization_id and not we.paused offset 0
+          where w.organization_id = f.organization_id and not we.paused and we.type <> 'pull' offset 0
         ) c
         where (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = c.destination_id) < ${destinationConcurrency}::int
           and exists (select 1 from parked_deliveries pk where pk.destination_id = c.destination_id)

@@ -41,7 +41,7 @@ export interface Settlement {
 }
 
 /** What the delivery becomes after this attempt. Pure: the retry's wait, not its time, which is the database's. */
-export function settle(attempt: ClaimedAttempt, outcome: Outcome, random: () => number = Math.random) {
+export function settle(attempt: Pick<ClaimedAttempt, "seriesNumber" | "maxAttempts" | "retryBaseSeconds">, outcome: Outcome, random: () => number = Math.random) {
   switch (outcome.kind) {
     case "delivered":
       return { status: "delivered" as const, retryInMs: null, reason: null, uncount: 0 };

@@ -5,6 +5,8 @@ export { attemptDelivery, CHAIN_LIMIT, type AttemptResult } from "./attempt-deli
 export { claimDelivery, type Claimed } from "./claim-delivery";
 export type { ClaimedAttempt, ClaimRefusal, ClaimResult } from "./claimed-attempt";
 export { finishAttempt, type Settlement, type SlotFate } from "./finish-attempt";
+export { leaseDeliveries, type Lease, type Leased } from "./lease-deliveries";
+export { answerLeases, expireLeases, LEASE_EXPIRED, type LeaseAnswer } from "./settle-leases";
 export { rescueDeliveries } from "./rescue-deliveries";
 export { scheduleRateWake, wakeRateLimited } from "./wake-rate-limited";
 export { wakeResumedDestination } from "./wake-resumed-destination";

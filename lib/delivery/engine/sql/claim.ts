@@ -5,10 +5,10 @@
 // always run, read or not. Its rows mean what claimed-attempt.ts claimResult says.
 //
 // $1: the claims (json: ord, delivery_id or null for the destination's oldest parked delivery, destination_id,
-// job_id, trigger); $2: the destination's cap; $3: the lease's margin past the destination's timeout (seconds); $4:
-// the organization's cap; $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds
-// (lib/storage/batch-id-range.ts: the least and greatest of its ids, or, when a claim names no delivery, its
-// organizations' floor).
+// job_id, trigger, and lease_seconds for a pull's lease, ../lease-deliveries.ts, whose job_id is the lease id); $2:
+// the destination's cap; $3: the lease's margin past the destination's timeout (seconds); $4: the organization's cap;
+// $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds (lib/storage/batch-id-range.ts:
+// the least and greatest of its ids, or, when a claim names no delivery, its organizations' floor).
 import { statementPerWeek, withinIdBounds, type BoundsShape } from "@/lib/storage/batch-id-range";
 import { SHARD_MASK } from "../destination-slots";
 
@@ -17,7 +17,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
     -- No delivery named: the destination's oldest parked one, in the parked index's order (destination, parked_at, id),
     -- between the least and greatest id parked there (two probes of parked_deliveries' primary key, which holds
     -- exactly the deliveries parked at any snapshot), so only those weeks' parked index is read.
-    select r.ord, r.destination_id, r.job_id, r.trigger, ${
+    select r.ord, r.destination_id, r.job_id, r.trigger, r.lease_seconds, ${
       own.kind === "range"
         ? "r.delivery_id"
         : `coalesce(r.delivery_id, (
@@ -27,7 +27,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
           ${withinIdBounds(own, "p.id", "$6", "$7")}
         order by p.parked_at, p.id limit 1))`
     } as delivery_id
-    from json_to_recordset($1::text::json) as r(ord int, delivery_id text, destination_id text, job_id text, trigger text)
+    from json_to_recordset($1::text::json) as r(ord int, delivery_id text, destination_id text, job_id text, trigger text, lease_seconds float8)
   ),
   cur as (
     select d.id, d.destination_id, d.organization_id, d.status, d.next_attempt_at, d.claimed_by_job, d.lease_expires_at,
@@ -40,7 +40,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   ),
   ep as (
     select e.id, e.organization_id, e.paused, e.url as destination_url, e.timeout_ms, e.max_attempts, e.retry_base_seconds, e.outbound_secret_encrypted,
-      e.rate_per_second, e.ordering_key,
+      e.rate_per_second, e.ordering_key, e.type,
       -- A rate-limited destination's bucket now: what it held, refilled at its rate since, up to its burst. On
       -- clock_timestamp(), read here with the destination's slot lock held: a claim that waited for the lock must
       -- not spend a token as of when its transaction began (the attempts' starts, stamped so too, keep the pace).
@@ -59,6 +59,8 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
         when cur.status = 'delivering' and cur.claimed_by_job is distinct from i.job_id and cur.lease_expires_at > now() then 'in_flight'
         when cur.status = 'pending' and cur.next_attempt_at > now() + interval '1 second' then 'not_due'
         when ep.paused then 'paused'
+        -- A pull destination is never pushed to: a job's claim parks its delivery, where pulls take it (a lease).
+        when ep.type = 'pull' and i.lease_seconds is null then 'pull'
         -- Ordered: an earlier delivery (by id: by receipt) of the same value still open, pending or retrying, goes
         -- first (open_ordered_deliveries, migration 0039); this one parks until it settles (its finish's look, or a
         -- bury's, wakes the line).
@@ -83,11 +85,11 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       end as verdict
     from first_look f join ep on ep.id = f.destination_id
   ),
-  -- Each organization's attempts in flight, summed once (see PARK_EARLY_THEN_LOCK's orgs).
+  -- Each organization's attempts in flight, summed once, a pull destination's leases left out (see PARK_EARLY_THEN_LOCK's orgs).
   org_busy as materialized (
     select o.organization_id,
       (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) as n
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') as n
     from (select distinct organization_id from ep) o
   ),
   verdict as (
@@ -125,25 +127,27 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
     insert into attempts (organization_id, delivery_id, number, trigger, started_at, error)
     select cur.organization_id, cur.id, cur.attempt_count, 'auto', cur.updated_at, $5
     from rated v join cur on cur.id = v.id
-    where v.took_over and v.verdict in ('claim', 'paused', 'saturated', 'org_saturated')
+    where v.took_over and v.verdict in ('claim', 'paused', 'pull', 'saturated', 'org_saturated')
     on conflict (delivery_id, number) do nothing
   ),
   -- Refused for the organization's cap: the destination waits for an organization slot (destination-slots.ts).
   marked as (
     insert into org_waiting_destinations (organization_id, destination_id)
-    select distinct v.organization_id, v.destination_id from rated v where v.verdict = 'org_saturated'
+    -- Not a pull destination: its parked deliveries wait for pulls, never a slot handed on.
+    select distinct v.organization_id, v.destination_id from rated v join ep on ep.id = v.destination_id
+    where v.verdict = 'org_saturated' and ep.type <> 'pull'
     order by 1, 2
     on conflict do nothing
   ),
-  -- The claimed state, as a chain's claim in FINISH (sql/finish.ts) writes it too.
+  -- The claimed state, as a chain's claim in FINISH (sql/finish.ts) writes it too; a pull's lease lasts its own time.
   claimed as (
     update deliveries d set status = 'delivering', claimed_by_job = v.job_id,
-      lease_expires_at = now() + make_interval(secs => ep.timeout_ms / 1000.0 + $3::float8),
+      lease_expires_at = now() + make_interval(secs => coalesce(i.lease_seconds, ep.timeout_ms / 1000.0 + $3::float8)),
       attempt_count = d.attempt_count + 1, auto_attempt_count = d.auto_attempt_count + 1,
       parked_at = null, next_attempt_at = null, updated_at = now()
-    from rated v join ep on ep.id = v.destination_id
+    from rated v join ep on ep.id = v.destination_id join i on i.ord = v.ord
     where d.id = v.id and v.verdict = 'claim' ${withinIdBounds(own, "d.id", "$6", "$7")}
-    returning d.id, d.organization_id, d.endpoint_id, d.attempt_count, d.auto_attempt_count,
+    returning d.id, d.organization_id, d.endpoint_id, d.attempt_count, d.auto_attempt_count, d.received_at, d.event_type, d.external_id,
       -- The first attempt after a replay is the replay's, whichever job makes it.
       case when d.auto_attempt_count = 1 and (d.attempt_count > 1 or v.trigger = 'replay') then 'replay' else 'auto' end as trigger,
       clock_timestamp() as started_at
@@ -155,7 +159,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       parked_at = coalesce(d.parked_at, case when d.attempt_count = 0 then least(d.received_at, now()) else now() end),
       next_attempt_at = null, updated_at = now()
     from rated v
-    where d.id = v.id and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited', 'ordered') ${withinIdBounds(own, "d.id", "$6", "$7")}
+    where d.id = v.id and v.verdict in ('paused', 'pull', 'saturated', 'org_saturated', 'rate_limited', 'ordered') ${withinIdBounds(own, "d.id", "$6", "$7")}
   ),
   -- A new attempt takes a slot in its job's shard; a takeover that parks instead gives back the
   -- slot of the attempt it replaced. Summed per shard, so each slot row is written once.
@@ -165,7 +169,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       from rated v where v.verdict = 'claim' and not v.took_over
       union all
       select v.destination_id, v.organization_id, (hashtext(cur.claimed_by_job) & ${SHARD_MASK})::smallint, -1
-      from rated v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'saturated', 'org_saturated', 'rate_limited', 'ordered')
+      from rated v join cur on cur.id = v.id where v.took_over and v.verdict in ('paused', 'pull', 'saturated', 'org_saturated', 'rate_limited', 'ordered')
     ) c group by 1, 2, 3
   ),
   counted as (
@@ -181,7 +185,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
   -- The claimed delivery's payload, in the claim's own round trip: not locked, never updated, no lock to wait for.
   select v.ord, case when v.verdict = 'org_saturated' then 'saturated' else v.verdict end as verdict, v.took_over, v.id as delivery_id,
     c.organization_id, c.endpoint_id, c.attempt_count, c.auto_attempt_count, c.trigger, c.started_at, p.headers, p.body,
-    ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
+    c.received_at, c.event_type, c.external_id, ep.destination_url, ep.timeout_ms, ep.max_attempts, ep.retry_base_seconds, ep.outbound_secret_encrypted
   from rated v join ep on ep.id = v.destination_id
   left join claimed c on c.id = v.id
   -- A request's row for another destination than its default shares the request's payload (lib/ids.ts deliveryRowId).

@@ -1,6 +1,7 @@
 // PARK_EARLY_THEN_LOCK, the first of the claim's two statements (run by claim-delivery.ts claimStatements,
-// before CLAIM in sql/claim.ts, in one pipelined transaction). A due delivery of an destination that is paused or
-// looks full (or whose organization looks full) is parked without the slot locks (parking never exceeds a cap;
+// before CLAIM in sql/claim.ts, in one pipelined transaction). A due delivery of an destination that is paused, a
+// pull destination (never pushed to: its parked deliveries are what pulls lease), or looks full (or whose
+// organization looks full) is parked without the slot locks (parking never exceeds a cap;
 // the look after the commit catches a slot freed meanwhile), so a backlog's first pass through the queue does
 // not queue on the locks; then the organizations and destinations of the rest are locked, organizations first,
 // each in one order, so two batches cannot deadlock.
@@ -16,15 +17,16 @@ export const PARK_EARLY_THEN_LOCK = statementPerWeek((own: BoundsShape) => `
   ),
   -- Each organization's attempts in flight, summed once (materialized: a planner may otherwise redo it per
   -- row): its destinations' slot rows, found through the destinations (rarely written) and each destination's slot key,
-  -- so those hot rows need no second index (which every non-HOT update of them would add an entry to).
+  -- so those hot rows need no second index (which every non-HOT update of them would add an entry to). A pull
+  -- destination's leases hold slots but no worker, so they do not count toward the organization's cap.
   orgs as materialized (
     select o.organization_id,
       (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-        where oe.organization_id = o.organization_id) >= $4::int as org_full
+        where oe.organization_id = o.organization_id and oe.type <> 'pull') >= $4::int as org_full
     from (select distinct e.organization_id from destinations e where e.id in (select destination_id from i)) o
   ),
   e as (
-    select e.id, e.organization_id, e.paused,
+    select e.id, e.organization_id, e.paused, e.type,
       (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = e.id) >= $2::int as destination_full,
       orgs.org_full
     from destinations e join orgs on orgs.organization_id = e.organization_id
@@ -43,14 +45,14 @@ export const PARK_EARLY_THEN_LOCK = statementPerWeek((own: BoundsShape) => `
     where d.id = i.delivery_id and d.destination_id = i.destination_id and d.status = 'pending' and d.parked_at is null
       ${withinIdBounds(own, "d.id", "$6", "$7")}
       and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
-      and (e.paused or e.destination_full or e.org_full)
-    returning d.id, d.destination_id, e.paused
+      and (e.paused or e.type = 'pull' or e.destination_full or e.org_full)
+    returning d.id, d.destination_id, case when e.paused then 'paused' when e.type = 'pull' then 'pull' else 'saturated' end as why
   ),
   -- Parked for its organization's cap: the destination waits for an organization slot (destination-slots.ts).
   marked as (
     insert into org_waiting_destinations (organization_id, destination_id)
     select distinct e.organization_id, e.id from early join e on e.id = early.destination_id
-    where not e.paused and e.org_full
+    where not e.paused and e.type <> 'pull' and e.org_full
     order by 1, 2
     on conflict do nothing
   ),
@@ -63,6 +65,6 @@ export const PARK_EARLY_THEN_LOCK = statementPerWeek((own: BoundsShape) => `
     select 1, $3::text, destination_id from claiming
     order by 1, 3
   )
-  select early.id as delivery_id, early.paused from early
+  select early.id as delivery_id, early.why from early
   union all
   select null, null from to_lock t cross join lateral (select pg_advisory_xact_lock(hashtext(t.namespace), hashtext(t.name))) l`);

@@ -32,7 +32,8 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
         and d.id between (select min(pk.delivery_id) from parked_deliveries pk where pk.destination_id = (select id from target))
           and (select max(pk.delivery_id) from parked_deliveries pk where pk.destination_id = (select id from target))
         and d.id >= ${input.floor}::text ${sql.raw(fromWeek("d.id", from))}
-        and not exists (select 1 from destinations e where e.id = ${input.destinationId} and e.paused)
+        -- A pull destination's parked deliveries wait for pulls (lib/delivery/engine/lease-deliveries.ts), never a job.
+        and not exists (select 1 from destinations e where e.id = ${input.destinationId} and (e.paused or e.type = 'pull'))
         -- Not one an earlier delivery of its ordering value still holds back: woken, it would only park again
         -- (and its look wake it again); it is woken once that one settles.
         and not (d.ordering_value is not null and exists (select 1 from open_ordered_deliveries o where o.destination_id = d.destination_id
@@ -48,7 +49,7 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
               - (select coalesce(sum(s.in_flight), 0) from destination_slots s where s.destination_id = e0.id)::int,
             ${input.caps.orgConcurrency}::int
               - (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
-                  where oe.organization_id = e0.organization_id)::int,
+                  where oe.organization_id = e0.organization_id and oe.type <> 'pull')::int,
             case when e0.rate_per_second is null then 2147483647 else floor(least(coalesce(e0.rate_burst, 1),
               coalesce(e0.rate_tokens, e0.rate_burst, 1)
                 + extract(epoch from clock_timestamp() - coalesce(e0.rate_refilled_at, clock_timestamp())) * e0.rate_per_second))::int end))
