@@ -750,25 +750,23 @@ export interface components {
                 leaseId: string;
                 deliveryId: string;
                 attempt: number;
-                /** Format: date-time */
                 receivedAt: string;
                 eventType: string | null;
-                externalId: string | null;
+                externalId: string;
                 headers: {
                     [key: string]: string;
                 };
-                /** @description UTF-8 text, or base64 when bodyEncoding is base64 */
                 body: string;
                 /** @enum {string} */
-                bodyEncoding?: "utf8" | "base64";
+                bodyEncoding: "utf8" | "base64";
             }[];
         };
         Acked: {
-            acked: number;
+            acked: string[];
             unknown: string[];
         };
         Nacked: {
-            nacked: number;
+            nacked: string[];
             unknown: string[];
         };
         DeliverySummaryList: {
@@ -2479,7 +2477,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description How many were acked; lease ids unknown, expired or settled already */
+            /** @description The lease ids acked; those unknown, expired or settled already */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2580,7 +2578,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description How many were nacked; lease ids unknown, expired or settled already */
+            /** @description The lease ids nacked; those unknown, expired or settled already */
             200: {
                 headers: {
                     [name: string]: unknown;

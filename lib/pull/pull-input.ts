@@ -13,7 +13,7 @@ export const PullInput = z.strictObject({
 export type PullInput = z.input<typeof PullInput>;
 
 /** One leased delivery: the request as stored, its body as GET /deliveries/{id} gives it (UTF-8 text, or base64 when its bytes are not UTF-8). */
-export const LeasedDelivery = z.object({
+export const LeasedDelivery = z.strictObject({
   leaseId: z.string(),
   /** The request's id, as the ingest answer and GET /deliveries/{id} name it. */
   deliveryId: z.string(),
@@ -28,7 +28,7 @@ export const LeasedDelivery = z.object({
 });
 export type LeasedDelivery = z.infer<typeof LeasedDelivery>;
 
-export const PullOutput = z.object({ data: z.array(LeasedDelivery) });
+export const PullOutput = z.strictObject({ data: z.array(LeasedDelivery) });
 export type PullOutput = z.infer<typeof PullOutput>;
 
 const LeaseIds = z.array(z.string().max(100, "a lease id is at most 100 characters"), "leaseIds must be an array of lease ids")
@@ -37,7 +37,7 @@ const LeaseIds = z.array(z.string().max(100, "a lease id is at most 100 characte
 export const AckInput = z.strictObject({ leaseIds: LeaseIds });
 export type AckInput = z.input<typeof AckInput>;
 
-export const AckOutput = z.object({ acked: z.array(z.string()), unknown: z.array(z.string()) });
+export const AckOutput = z.strictObject({ acked: z.array(z.string()), unknown: z.array(z.string()) });
 export type AckOutput = z.infer<typeof AckOutput>;
 
 export const NackInput = z.strictObject({
@@ -47,5 +47,5 @@ export const NackInput = z.strictObject({
 });
 export type NackInput = z.input<typeof NackInput>;
 
-export const NackOutput = z.object({ nacked: z.array(z.string()), unknown: z.array(z.string()) });
+export const NackOutput = z.strictObject({ nacked: z.array(z.string()), unknown: z.array(z.string()) });
 export type NackOutput = z.infer<typeof NackOutput>;
