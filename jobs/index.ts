@@ -10,6 +10,7 @@ import { endDestinationDeliveriesTask } from "./end-destination-deliveries";
 import { wakeRateLimitedTask } from "./wake-rate-limited";
 import { indexBodiesTask } from "./index-bodies";
 import { deliveryPartitionsTask } from "./delivery-partitions";
+import { notifyAlertChannelTask } from "./notify-alert-channel";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
@@ -26,6 +27,7 @@ export const taskList = taskListOf({
   "wake-rate-limited": wakeRateLimitedTask,
   "index-bodies": indexBodiesTask,
   "delivery-partitions": deliveryPartitionsTask,
+  "notify-alert-channel": notifyAlertChannelTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,

@@ -20,6 +20,7 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
     -- pruned as each probe runs, to the weeks that organization holds.
     select e.id, e.organization_id from endpoints e join organizations org on org.id = e.organization_id
     where exists (select 1 from incidents i where i.endpoint_id = e.id and i.resolved_at is null)
+      or exists (select 1 from destinations d where d.endpoint_id = e.id and d.auto_paused_at is not null)
       or (e.alert_pending_age_seconds is not null and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status in ('pending', 'delivering')
           and d.pending_since < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))

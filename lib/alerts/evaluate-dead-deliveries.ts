@@ -20,8 +20,16 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
   const [open] = await ctx.db.select().from(incidents).where(and(ofEndpoint, isNull(incidents.resolvedAt)));
   const alerting = endpoint.alertPendingAgeSeconds !== null || endpoint.alertEmail !== null;
   const scope = (id: string) => and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.id, id));
+  const toldResolved = (incident: typeof open & {}) =>
+    notifyIncident({
+      ctx,
+      input: { incidentId: incident.id, endpoint, now, event: "resolved", mail: false, message: { kind: "dead_deliveries_resolved", endpoint, totalCount: incident.deadCount, openedAt: incident.openedAt, resolvedAt: now } },
+    });
   if (!alerting) {
-    if (open) await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
+    if (open) {
+      await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
+      await toldResolved(open);
+    }
     return;
   }
 
@@ -62,7 +70,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
     });
     await notifyIncident({
       ctx,
-      input: { incidentId: id, endpoint, now, notifiedDeadCount: fresh, message: { kind: "dead_deliveries", endpoint, newCount: fresh, totalCount: fresh, lastError, openedAt: now } },
+      input: { incidentId: id, endpoint, now, event: "opened", notifiedDeadCount: fresh, message: { kind: "dead_deliveries", endpoint, newCount: fresh, totalCount: fresh, lastError, openedAt: now } },
     });
     return;
   }
@@ -73,6 +81,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
   const mailAllowed = !open.lastNotifiedAt || now.getTime() - open.lastNotifiedAt.getTime() >= ALERT_TIMING.deadMailIntervalMs;
   const unnamed = deadCount - open.notifiedDeadCount;
   const quiet = now.getTime() - seenAt.getTime() >= ALERT_TIMING.deadQuietMs;
+  const resolving = unnamed === 0 && quiet && mailAllowed;
   await ctx.db
     .update(incidents)
     .set({
@@ -80,7 +89,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
       countedUntil: until,
       lastSeenAt: seenAt,
       lastError: latestError,
-      resolvedAt: unnamed === 0 && quiet && mailAllowed ? now : null,
+      resolvedAt: resolving ? now : null,
       updatedAt: new Date(),
     })
     .where(scope(open.id));
@@ -91,9 +100,12 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
         incidentId: open.id,
         endpoint,
         now,
+        event: "update",
         notifiedDeadCount: deadCount,
         message: { kind: "dead_deliveries", endpoint, newCount: unnamed, totalCount: deadCount, lastError: latestError, openedAt: open.openedAt },
       },
     });
   }
+  // Resolved quietly by mail (as ever); the channels that heard it open hear it close.
+  if (resolving) await toldResolved({ ...open, deadCount });
 }

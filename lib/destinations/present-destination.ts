@@ -20,6 +20,10 @@ export function presentDestination(row: DestinationRow) {
     retryBaseSeconds: row.retryBaseSeconds,
     timeoutMs: row.timeoutMs,
     signsOutbound: row.outboundSecretEncrypted !== null,
+    alertChannelIds: row.alertChannelIds ?? [],
+    autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },
+    /** Set while the circuit breaker holds it paused: after how many failed attempts in a row, since when. */
+    autoPaused: row.autoPausedAt === null ? null : { at: row.autoPausedAt.toISOString(), consecutiveFailures: row.consecutiveFailures, failingSince: row.failingSince?.toISOString() ?? null },
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
+import { AlertChannelIdsInput } from "@/lib/destinations/alert-channel-ids";
+import { AutoPauseInput, DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
 import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
@@ -38,6 +39,9 @@ const settings = {
   alertEmail: z.email("alertEmail must be an email address").nullable(),
   genericHmac: GenericHmacInput.nullable(),
   outboundSecret: DESTINATION_FIELDS.outboundSecret,
+  alertChannelIds: AlertChannelIdsInput,
+  /** The default destination's circuit breaker. */
+  autoPause: AutoPauseInput.nullable(),
 };
 
 export const CreateEndpointInput = z.strictObject({
@@ -56,6 +60,8 @@ export const CreateEndpointInput = z.strictObject({
   alertEmail: settings.alertEmail.optional(),
   genericHmac: settings.genericHmac.optional(),
   outboundSecret: settings.outboundSecret.optional(),
+  alertChannelIds: settings.alertChannelIds.optional(),
+  autoPause: settings.autoPause.optional(),
 });
 export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
 
@@ -75,5 +81,7 @@ export const UpdateEndpointInput = z.strictObject({
   alertEmail: settings.alertEmail.optional(),
   genericHmac: settings.genericHmac.optional(),
   outboundSecret: settings.outboundSecret.optional(),
+  alertChannelIds: settings.alertChannelIds.optional(),
+  autoPause: settings.autoPause.optional(),
 });
 export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;

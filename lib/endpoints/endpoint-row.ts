@@ -13,6 +13,8 @@ const defaultDestinationColumns = {
   retryBaseSeconds: destinations.retryBaseSeconds,
   timeoutMs: destinations.timeoutMs,
   outboundSecretEncrypted: destinations.outboundSecretEncrypted,
+  autoPauseFailures: destinations.autoPauseFailures,
+  autoPauseMinutes: destinations.autoPauseMinutes,
 };
 
 /** Select these from `endpoints` joined with `joinDefaultDestination` (lib/destinations/default-destination.ts). */
@@ -25,6 +27,8 @@ export type DefaultDestinationFields = {
   retryBaseSeconds: number;
   timeoutMs: number;
   outboundSecretEncrypted: string | null;
+  autoPauseFailures: number | null;
+  autoPauseMinutes: number | null;
 };
 
 export type EndpointRow = typeof endpoints.$inferSelect & DefaultDestinationFields;
@@ -38,5 +42,7 @@ export function defaultDestinationFields(row: typeof destinations.$inferSelect):
     retryBaseSeconds: row.retryBaseSeconds,
     timeoutMs: row.timeoutMs,
     outboundSecretEncrypted: row.outboundSecretEncrypted,
+    autoPauseFailures: row.autoPauseFailures,
+    autoPauseMinutes: row.autoPauseMinutes,
   };
 }

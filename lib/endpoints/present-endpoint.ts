@@ -22,6 +22,8 @@ export function presentEndpoint(row: EndpointRow) {
     toleranceSeconds: row.toleranceSeconds,
     alertPendingAgeSeconds: row.alertPendingAgeSeconds,
     alertEmail: row.alertEmail,
+    alertChannelIds: row.alertChannelIds ?? [],
+    autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },
     genericHmac: readProviderSettings(row.provider, row.genericHmac).genericHmac,
     hasSecret: row.secretEncrypted !== null,
     hasVerifyToken: readProviderSettings(row.provider, row.genericHmac).verifyTokenEncrypted !== null,

@@ -67,6 +67,12 @@ export const JOBS = {
     // Retried after exp(min(attempt, 10)) seconds: 3 s, 7 s, 20 s, 55 s, … then every ~6 h; 25 cover about four days of SMTP outage.
     maxAttempts: 25,
   }),
+  /** Sends one incident notification to one Slack, webhook or PagerDuty alert channel (jobs/notify-alert-channel.ts). */
+  "notify-alert-channel": defineJob({
+    payload: z.object({ organizationId: id, notificationId: id }),
+    // exp(min(attempt, 10)) seconds apart: 3 s, 7 s, 20 s, 55 s, 2.5 min, … then ~6 h; 12 cover about a day of a channel's outage.
+    maxAttempts: 12,
+  }),
   /** Admits an endpoint's quarantined requests that verify now (jobs/reverify-quarantine.ts), after a secret changed. */
   "reverify-quarantine": defineJob({
     payload: z.object({
