@@ -14,7 +14,10 @@ import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
 import { get as getDestination, patch as patchDestination } from "@/test/destination-api";
 import { callRoute, createOrganizationFixture } from "@/test/fixtures";
+import { renderToStaticMarkup } from "react-dom/server";
+import { IncidentHistory } from "@/components/alerts/incident-history";
 import { checkAlerts } from "./check-alerts";
+import { listIncidents } from "./list-incidents";
 
 useTestDatabase();
 let worker: Runner;
@@ -109,6 +112,16 @@ describe("the circuit breaker", () => {
     await checkAlerts({ input: { now: new Date() } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(eventsFor(endpointId)).toHaveLength(2);
+
+    // The incidents page: the incident, and each of its notifications delivered.
+    const [listed] = await listIncidents({ ctx: org.ctx });
+    expect(listed).toMatchObject({ kind: "destination_auto_paused", destinationName: "Default", deadCount: 3 });
+    expect(listed!.notifications.map((n) => [n.event, n.channelName, n.status])).toEqual([["opened", "Ops", "sent"], ["resolved", "Ops", "sent"]]);
+    const html = renderToStaticMarkup(IncidentHistory({ incidents: await listIncidents({ ctx: org.ctx }) }));
+    expect(html).toContain("Default paused automatically after 3 failed attempts");
+    expect(html).toContain("opened → Ops (webhook)");
+    expect(html).toContain("delivered 20");
+    expect(await listIncidents({ ctx: (await createOrganizationFixture()).ctx })).toEqual([]);
   });
 
   it("waits for `minutes` of failures as well as the count; a success starts the count again", { timeout: 60_000 }, async () => {
