@@ -57,6 +57,10 @@ ALTER TABLE "destinations" ADD COLUMN "auto_paused_at" timestamp with time zone;
 --> statement-breakpoint
 ALTER TABLE "destinations" ADD COLUMN "last_failure_reason" text;
 --> statement-breakpoint
+ALTER TABLE "destinations" ADD COLUMN "dead_threshold" integer;
+--> statement-breakpoint
+ALTER TABLE "destinations" ADD COLUMN "dead_window_minutes" integer;
+--> statement-breakpoint
 ALTER TABLE "incidents" ADD COLUMN "destination_id" text REFERENCES "destinations"("id") ON DELETE cascade;
 --> statement-breakpoint
 DROP INDEX "incidents_one_open_idx";

@@ -44,6 +44,9 @@ export const destinations = pgTable(
     timeoutMs: integer().notNull().default(15_000),
     /** Encrypted at rest (lib/crypto/secret-box.ts). */
     outboundSecretEncrypted: text(),
+    /** A dead-delivery incident of its own once this many went dead (not buried) within the window; null: its endpoint's, at the first. */
+    deadThreshold: integer(),
+    deadWindowMinutes: integer(),
     /** Alert channels its incidents are told on; null: its endpoint's. */
     alertChannelIds: text().array(),
     /** The circuit breaker (API.md "Automatic pause"): paused once this many attempts in a row failed over at least these minutes. */

@@ -16,7 +16,8 @@ import { notifyIncident } from "./notify-incident";
  */
 export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: { endpoint: AlertEndpoint; now: Date } }): Promise<void> {
   const { endpoint, now } = input;
-  const ofEndpoint = and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "dead_deliveries"));
+  // The endpoint's own incident; destinations that set deadThreshold have theirs (evaluate-destination-dead-deliveries.ts).
+  const ofEndpoint = and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "dead_deliveries"), isNull(incidents.destinationId));
   const [open] = await ctx.db.select().from(incidents).where(and(ofEndpoint, isNull(incidents.resolvedAt)));
   const alerting = endpoint.alertPendingAgeSeconds !== null || endpoint.alertEmail !== null;
   const scope = (id: string) => and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.id, id));
@@ -50,7 +51,8 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
     from deliveries
     where organization_id = ${ctx.organizationId} and endpoint_id = ${endpoint.id} and id >= ${idFloor} and status = 'dead'
       and updated_at > ${since.toISOString()}::timestamptz and updated_at <= ${until.toISOString()}::timestamptz
-      and (last_error is null or last_error not like 'buried on request%')`);
+      and (last_error is null or last_error not like 'buried on request%')
+      and not exists (select 1 from destinations w where w.id = deliveries.destination_id and w.dead_threshold is not null)`);
   const fresh = counted?.count ?? 0;
   const lastError = counted?.last_error ?? null;
 

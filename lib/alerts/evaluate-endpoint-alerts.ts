@@ -4,6 +4,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { joinDefaultDestination } from "@/lib/destinations/default-destination";
 import { evaluateAutoPauses } from "./evaluate-auto-pauses";
 import { evaluateDeadDeliveries } from "./evaluate-dead-deliveries";
+import { evaluateDestinationDeadDeliveries } from "./evaluate-destination-dead-deliveries";
 import { evaluatePendingAge } from "./evaluate-pending-age";
 
 /**
@@ -32,5 +33,6 @@ export async function evaluateEndpointAlerts({ ctx, input }: { ctx: Ctx; input: 
     if (input.autoPausesOnly) return;
     await evaluatePendingAge({ ctx: tx, input: { endpoint, now: input.now } });
     await evaluateDeadDeliveries({ ctx: tx, input: { endpoint, now: input.now } });
+    await evaluateDestinationDeadDeliveries({ ctx: tx, input: { endpoint, now: input.now } });
   });
 }

@@ -52,6 +52,8 @@ export async function createDestination({ ctx, input }: { ctx: Ctx; input: { end
         alertChannelIds: alertChannelIds ?? null,
         autoPauseFailures: data.autoPause?.consecutiveFailures ?? null,
         autoPauseMinutes: data.autoPause?.minutes ?? null,
+        deadThreshold: data.deadThreshold ?? null,
+        deadWindowMinutes: data.deadWindowMinutes ?? null,
         ...storedDeliverySettings(data),
       })
       .returning();

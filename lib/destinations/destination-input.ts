@@ -51,6 +51,13 @@ export const AutoPauseInput = z.strictObject({
   minutes: z.number().int("autoPause.minutes must be a whole number").min(0, "autoPause.minutes must be from 0 to 10080").max(10_080, "autoPause.minutes must be from 0 to 10080"),
 });
 
+/** A destination's own dead-delivery alert: an incident once `deadThreshold` went dead within `deadWindowMinutes`. */
+export const DEAD_ALERT_FIELDS = {
+  deadThreshold: z.number().int("deadThreshold must be a whole number").min(1, "deadThreshold must be from 1 to 10000").max(10_000, "deadThreshold must be from 1 to 10000").nullable(),
+  deadWindowMinutes: z.number().int("deadWindowMinutes must be a whole number").min(1, "deadWindowMinutes must be from 1 to 1440").max(1440, "deadWindowMinutes must be from 1 to 1440"),
+};
+export const DEFAULT_DEAD_WINDOW_MINUTES = 60;
+
 const INDEX = String.raw`\[\d{1,9}\]`;
 const SEGMENT = String.raw`[A-Za-z0-9_-]+(?:${INDEX})*`;
 /**
@@ -82,6 +89,8 @@ export const CreateDestinationInput = z.strictObject({
   outboundSecret: DESTINATION_FIELDS.outboundSecret.optional(),
   alertChannelIds: AlertChannelIdsInput.optional(),
   autoPause: AutoPauseInput.nullable().optional(),
+  deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
+  deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
 });
 export type CreateDestinationInput = z.input<typeof CreateDestinationInput>;
 
@@ -101,6 +110,8 @@ export const UpdateDestinationInput = z.strictObject({
   outboundSecret: DESTINATION_FIELDS.outboundSecret.optional(),
   alertChannelIds: AlertChannelIdsInput.optional(),
   autoPause: AutoPauseInput.nullable().optional(),
+  deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
+  deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
 });
 export type UpdateDestinationInput = z.input<typeof UpdateDestinationInput>;
 

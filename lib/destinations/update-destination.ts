@@ -47,6 +47,8 @@ export async function updateDestination({ ctx, input, resume }: {
     alertChannelIds,
     autoPauseFailures: autoPause === undefined ? undefined : (autoPause?.consecutiveFailures ?? null),
     autoPauseMinutes: autoPause === undefined ? undefined : (autoPause?.minutes ?? null),
+    deadThreshold: changes.deadThreshold,
+    deadWindowMinutes: changes.deadWindowMinutes,
     ...resumeResets(paused),
   };
   const row = await withTransaction(ctx, async (ctx) => {

@@ -59,6 +59,8 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         isDefault: true,
         autoPauseFailures: data.autoPause?.consecutiveFailures ?? null,
         autoPauseMinutes: data.autoPause?.minutes ?? null,
+        deadThreshold: data.deadThreshold ?? null,
+        deadWindowMinutes: data.deadWindowMinutes ?? null,
         ...storedDeliverySettings(data),
       })
       .returning();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AlertChannelIdsInput } from "@/lib/destinations/alert-channel-ids";
-import { AutoPauseInput, DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
+import { AutoPauseInput, DEAD_ALERT_FIELDS, DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
 import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
@@ -42,6 +42,8 @@ const settings = {
   alertChannelIds: AlertChannelIdsInput,
   /** The default destination's circuit breaker. */
   autoPause: AutoPauseInput.nullable(),
+  /** The default destination's own dead-delivery alert. */
+  ...DEAD_ALERT_FIELDS,
 };
 
 export const CreateEndpointInput = z.strictObject({
@@ -62,6 +64,8 @@ export const CreateEndpointInput = z.strictObject({
   outboundSecret: settings.outboundSecret.optional(),
   alertChannelIds: settings.alertChannelIds.optional(),
   autoPause: settings.autoPause.optional(),
+  deadThreshold: settings.deadThreshold.optional(),
+  deadWindowMinutes: settings.deadWindowMinutes.optional(),
 });
 export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
 
@@ -83,5 +87,7 @@ export const UpdateEndpointInput = z.strictObject({
   outboundSecret: settings.outboundSecret.optional(),
   alertChannelIds: settings.alertChannelIds.optional(),
   autoPause: settings.autoPause.optional(),
+  deadThreshold: settings.deadThreshold.optional(),
+  deadWindowMinutes: settings.deadWindowMinutes.optional(),
 });
 export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;

@@ -15,6 +15,8 @@ const defaultDestinationColumns = {
   outboundSecretEncrypted: destinations.outboundSecretEncrypted,
   autoPauseFailures: destinations.autoPauseFailures,
   autoPauseMinutes: destinations.autoPauseMinutes,
+  deadThreshold: destinations.deadThreshold,
+  deadWindowMinutes: destinations.deadWindowMinutes,
 };
 
 /** Select these from `endpoints` joined with `joinDefaultDestination` (lib/destinations/default-destination.ts). */
@@ -29,6 +31,8 @@ export type DefaultDestinationFields = {
   outboundSecretEncrypted: string | null;
   autoPauseFailures: number | null;
   autoPauseMinutes: number | null;
+  deadThreshold: number | null;
+  deadWindowMinutes: number | null;
 };
 
 export type EndpointRow = typeof endpoints.$inferSelect & DefaultDestinationFields;
@@ -44,5 +48,7 @@ export function defaultDestinationFields(row: typeof destinations.$inferSelect):
     outboundSecretEncrypted: row.outboundSecretEncrypted,
     autoPauseFailures: row.autoPauseFailures,
     autoPauseMinutes: row.autoPauseMinutes,
+    deadThreshold: row.deadThreshold,
+    deadWindowMinutes: row.deadWindowMinutes,
   };
 }

@@ -40,7 +40,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
   const problem = !changes.secret && provider !== current.provider && current.secretEncrypted ? secretProblem(provider, decryptSecret(current.secretEncrypted)) : null;
   if (problem) throw new ValidationError(`secret: ${problem}; give it with the provider change.`);
   const { secret: _secret, outboundSecret, provider: _provider, genericHmac: _genericHmac, verifyToken: _verifyToken,
-    destinationUrl, paused, maxAttempts, retryBaseSeconds, timeoutMs, autoPause, alertChannelIds: namedChannels, ...plain } = changes;
+    destinationUrl, paused, maxAttempts, retryBaseSeconds, timeoutMs, autoPause, alertChannelIds: namedChannels, deadThreshold, deadWindowMinutes, ...plain } = changes;
   const alertChannelIds = await checkedAlertChannelIds(ctx, namedChannels);
   // The endpoint's destination fields are its default destination's (API.md "Destinations"); drizzle leaves
   // out of an update the fields that are undefined.
@@ -49,6 +49,7 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
     outboundSecretEncrypted: outboundSecret === undefined ? undefined : outboundSecret ? encryptSecret(outboundSecret) : null,
     autoPauseFailures: autoPause === undefined ? undefined : (autoPause?.consecutiveFailures ?? null),
     autoPauseMinutes: autoPause === undefined ? undefined : (autoPause?.minutes ?? null),
+    deadThreshold, deadWindowMinutes,
     ...resumeResets(paused),
   };
   const row = await withTransaction(ctx, async (ctx) => {
