@@ -6,6 +6,9 @@ import { ALERT_CHANNEL_TYPES, type AlertChannelType } from "@/db/schema";
 import { ValidationError } from "@/lib/errors";
 import { assertDestinationAllowed, privateDestinationsAllowed } from "@/lib/net/destination-guard";
 
+/** Per organization: each channel may hold one worker slot while it is being sent to (lib/queue/job-registry.ts). */
+export const MAX_ALERT_CHANNELS = 20;
+
 const name = z.string().trim().min(1, "name must not be empty").max(200);
 const target = z.string().trim().min(1, "target must not be empty").max(2000);
 

@@ -87,6 +87,15 @@ describe("creating channels", () => {
   });
 });
 
+describe("the limit", () => {
+  it("refuses a 21st channel (409), as each may hold a worker slot while it is sent to", async () => {
+    const org = await createOrganizationFixture("Busy");
+    for (let n = 0; n < 20; n++) expect((await channelApi.create(org.apiKey, { name: `c${n}`, type: "pagerduty", target: `R0utingKeyR0utingKey${n}` })).status).toBe(201);
+    const refused = await channelApi.create(org.apiKey, { name: "one more", type: "pagerduty", target: "R0utingKeyR0utingKeyX" });
+    expect([refused.status, refused.body.error.code]).toEqual([409, "limit_reached"]);
+  });
+});
+
 describe("roles, tenancy and audit", () => {
   it("lets a viewer read and refuses its every change (403)", async () => {
     const id = (await channelApi.create(acme.apiKey, { name: "Hook", type: "webhook", target: "http://127.0.0.1:9/h" })).body.id as string;

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { count, eq, sql } from "drizzle-orm";
 import { alertChannels } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { LimitReachedError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseInput } from "@/lib/validation";
-import { checkedTarget, CreateAlertChannelInput, isSecretTarget, maskedTarget } from "./alert-channel-input";
+import { checkedTarget, CreateAlertChannelInput, isSecretTarget, MAX_ALERT_CHANNELS, maskedTarget } from "./alert-channel-input";
 import { requestAlertEmailConfirmation } from "./request-alert-email-confirmation";
 import { presentAlertChannel, type AlertChannelView } from "./present-alert-channel";
 
@@ -18,6 +20,10 @@ export async function createAlertChannel({ ctx, input }: { ctx: Ctx; input: unkn
   const target = await checkedTarget(data.type, data.target);
   const secret = data.type === "webhook" ? `whsec_${randomBytes(32).toString("base64")}` : undefined;
   const { row, emailStatus } = await withTransaction(ctx, async (ctx) => {
+    // Counted under the organization's row lock, so two creates at the limit − 1 cannot both pass.
+    await ctx.db.execute(sql`select 1 from organizations where id = ${ctx.organizationId} for no key update`);
+    const [{ n }] = (await ctx.db.select({ n: count() }).from(alertChannels).where(eq(alertChannels.organizationId, ctx.organizationId))) as [{ n: number }];
+    if (n >= MAX_ALERT_CHANNELS) throw new LimitReachedError(`This organization has reached its limit of ${MAX_ALERT_CHANNELS} alert channels; delete one before adding another.`);
     const [row] = await ctx.db
       .insert(alertChannels)
       .values({

@@ -45,7 +45,7 @@ export async function queueNotification({ ctx, input }: {
       .set({ mailId })
       .where(and(eq(alertNotifications.organizationId, ctx.organizationId), eq(alertNotifications.id, id)));
   } else {
-    await enqueue(ctx.db, [jobSpec("notify-alert-channel", { organizationId: ctx.organizationId, notificationId: id })]);
+    await enqueue(ctx.db, [jobSpec("notify-alert-channel", { organizationId: ctx.organizationId, notificationId: id, channelId: channel.id })]);
   }
   return id;
 }
