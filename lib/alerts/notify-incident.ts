@@ -64,6 +64,7 @@ export async function notifyIncident({
     for (const channel of channels) {
       // An email channel's address awaiting confirmation: the owners meanwhile, as for alertEmail.
       const to = channel.type === "email" ? await alertRecipients({ ctx, input: { endpoint: { alertEmail: channel.target } } }) : [];
+      if (channel.type === "email" && to.length === 0) continue;
       await queueNotification({ ctx, input: { incidentId: incident.id, channel, event: input.event, message, mail: { ...rendered, to } } });
     }
   }
