@@ -18,7 +18,7 @@ CREATE INDEX "alert_channels_organization_id_created_at_id_index" ON "alert_chan
 CREATE TABLE "alert_notifications" (
 	"id" text PRIMARY KEY NOT NULL,
 	"organization_id" text NOT NULL REFERENCES "organizations"("id") ON DELETE cascade,
-	"incident_id" text REFERENCES "incidents"("id") ON DELETE cascade,
+	"incident_id" text REFERENCES "incidents"("id") ON DELETE set null,
 	"channel_id" text REFERENCES "alert_channels"("id") ON DELETE set null,
 	"channel_type" text NOT NULL,
 	"channel_name" text NOT NULL,

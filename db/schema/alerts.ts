@@ -142,7 +142,8 @@ export const alertNotifications = pgTable(
   {
     id: text().primaryKey(),
     organizationId: text().notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    incidentId: text().references(() => incidents.id, { onDelete: "cascade" }),
+    /** Set null when its incident goes with its endpoint: a resolution told on deletion is still sent and shown. */
+    incidentId: text().references(() => incidents.id, { onDelete: "set null" }),
     channelId: text().references(() => alertChannels.id, { onDelete: "set null" }),
     channelType: text({ enum: ALERT_CHANNEL_TYPES }).notNull(),
     channelName: text().notNull(),

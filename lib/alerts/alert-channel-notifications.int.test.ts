@@ -11,6 +11,8 @@ import { addMember, alertingEndpointFixture, insertDelivery, later, minutes, set
 import { useTestDatabase } from "@/test/db";
 import { startDestination, startTestWorker, until, type Destination } from "@/test/delivery-fixtures";
 import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
+import * as endpointItem from "@/app/api/v1/endpoints/[id]/route";
+import { callRoute } from "@/test/fixtures";
 import { checkAlerts } from "./check-alerts";
 
 useTestDatabase();
@@ -128,6 +130,28 @@ describe("an incident on every channel", () => {
     // Named channels replace the owners' default mail.
     expect(smtp.received.every((mail) => mail.to.join() === oncall)).toBe(true);
     expect(otherHook.requests).toHaveLength(1);
+  });
+});
+
+describe("deleting an endpoint with an open incident", () => {
+  it("resolves it on its channels first, so PagerDuty is not left open", { timeout: 30_000 }, async () => {
+    const { organizationId, apiKey, endpoint } = await alertingEndpointFixture({ thresholdSeconds: 60, alertEmail: null });
+    const pager = await channelApi.create(apiKey, { name: "Pager", type: "pagerduty", target: "DeletedKeyDeletedKeyDeletedKey77" });
+    await getSql()`update endpoints set alert_channel_ids = ${[pager.body.id]} where id = ${endpoint.id}`;
+    const start = new Date();
+    await insertDelivery({ organizationId, endpointId: endpoint.id, status: "pending", receivedAt: start });
+    await checkAlerts({ input: { now: later(start, minutes(2)) } });
+    const [incident] = await getSql()`select id from incidents where endpoint_id = ${endpoint.id}`;
+    const ours = () => json(pagerDuty).filter((event) => event.routing_key === "DeletedKeyDeletedKeyDeletedKey77");
+    await until("the trigger", () => ours().length === 1);
+
+    const gone = await callRoute(endpointItem.DELETE, { method: "DELETE", apiKey, params: { id: endpoint.id } });
+    expect(gone.status).toBe(204);
+    await until("the resolve", () => ours().length === 2);
+    expect(ours()).toMatchObject([{ event_action: "trigger", dedup_key: incident!.id }, { event_action: "resolve", dedup_key: incident!.id }]);
+    const rows = await getSql()`select event, status, incident_id from alert_notifications where channel_id = ${pager.body.id} order by created_at`;
+    await until("both recorded sent", async () => (await getSql()`select count(*)::int as n from alert_notifications where channel_id = ${pager.body.id} and status = 'sent'`)[0]!.n === 2);
+    expect(rows.map((row) => [row.event, row.incident_id])).toEqual([["opened", null], ["resolved", null]]);
   });
 });
 

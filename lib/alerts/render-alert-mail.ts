@@ -40,7 +40,8 @@ export type AlertMessage =
       lastError: string | null;
       openedAt: Date;
     }
-  | { kind: "destination_resumed"; endpoint: Endpoint; destination: { id: string; name: string }; openedAt: Date; resolvedAt: Date };
+  | { kind: "destination_resumed"; endpoint: Endpoint; destination: { id: string; name: string }; openedAt: Date; resolvedAt: Date }
+  | { kind: "deleted"; endpoint: Endpoint; destination: { id: string; name: string } | null; openedAt: Date; resolvedAt: Date };
 
 export interface RenderedMail {
   subject: string;
@@ -89,6 +90,16 @@ export function alertParts(message: AlertMessage): Parts {
       ],
       link: { label: "Resume it on the endpoint's page", href: endpointLink(endpoint.id) },
       footer: "You will get one more message when it is resumed.",
+    };
+  }
+  if (message.kind === "deleted") {
+    const what = message.destination ? `Destination “${message.destination.name}” of endpoint ${name}` : `Endpoint ${name}`;
+    return {
+      subject: `[Webhook Inbox] Closed: ${message.destination ? `${endpoint.name} → ${message.destination.name}` : endpoint.name} was deleted`,
+      lead: `${what} was deleted; its open incident is closed.`,
+      facts: [["Open", span(message.openedAt, message.resolvedAt)]],
+      link: { label: "Incidents", href: `${config().APP_URL}/incidents` },
+      footer: "This incident is resolved.",
     };
   }
   if (message.kind === "destination_resumed") {

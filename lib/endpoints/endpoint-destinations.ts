@@ -1,6 +1,7 @@
 // An endpoint's destinations changed from the REST API or the dashboard: the lib/destinations verb, then the
 // endpoint's cached routing forgotten (ingest routes by it, lib/endpoints/endpoint-cache.ts) and, for an unpause,
 // its parked deliveries woken. Here, not in lib/destinations, which neither folder it reaches into may import.
+import { closeIncidentsOnDeletion } from "@/lib/alerts/close-incidents-on-deletion";
 import { evaluateEndpointAlerts } from "@/lib/alerts/evaluate-endpoint-alerts";
 import type { Ctx } from "@/lib/context";
 import { resumeEndpointDeliveries } from "@/lib/delivery/resume-endpoint-deliveries";
@@ -30,4 +31,6 @@ export async function changeEndpointDestination({ ctx, input }: { ctx: Ctx; inpu
 export async function removeEndpointDestination({ ctx, input }: { ctx: Ctx; input: Target }): Promise<void> {
   await deleteDestination({ ctx, input });
   forgetEndpoint(input.endpointId);
+  // Its open incidents close, told to their channels, before its row goes with the deliveries' job.
+  await closeIncidentsOnDeletion({ ctx, input: { endpointId: input.endpointId, destinationId: input.id } });
 }
