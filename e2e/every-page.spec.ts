@@ -140,6 +140,7 @@ test("signed in, the lists pass axe, and at 390 px read without sideways scrolli
     { name: "mailbox", path: "/mailbox" },
     { name: "members", path: "/members", rows: { selector: "[data-testid=member]", parts: ["[data-testid=member-role]", "time"] } },
     { name: "audit-log", path: "/audit-log", rows: { selector: "[data-testid=audit-row]", parts: ["time", "[data-testid=audit-actor]"] } },
+    { name: "incidents", path: "/incidents" },
   ]) {
     await checkPage(page, check);
   }

@@ -11,6 +11,7 @@ import { expireLeasesTask } from "./expire-leases";
 import { wakeRateLimitedTask } from "./wake-rate-limited";
 import { indexBodiesTask } from "./index-bodies";
 import { deliveryPartitionsTask } from "./delivery-partitions";
+import { notifyAlertChannelTask } from "./notify-alert-channel";
 import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
@@ -28,6 +29,7 @@ export const taskList = taskListOf({
   "wake-rate-limited": wakeRateLimitedTask,
   "index-bodies": indexBodiesTask,
   "delivery-partitions": deliveryPartitionsTask,
+  "notify-alert-channel": notifyAlertChannelTask,
   "purge-endpoint-deliveries": purgeEndpointDeliveriesTask,
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,

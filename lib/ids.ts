@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 import { NotFoundError } from "@/lib/errors";
 
-export type IdPrefix = "usr" | "org" | "ep" | "dst" | "dlv" | "key" | "inc" | "mail" | "ses" | "qr" | "inv" | "aud" | "lse";
+export type IdPrefix = "usr" | "org" | "ep" | "dst" | "dlv" | "key" | "inc" | "mail" | "ses" | "qr" | "inv" | "aud" | "lse" | "ach" | "ntf";
 
 // Random bytes are drawn 4 KiB at a time: one randomBytes(16) per id cost ingest ~15 µs a request
 // under load (a getrandom call each), a slice of the pool costs well under 1 µs.

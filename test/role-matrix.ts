@@ -79,6 +79,8 @@ export async function organizationState(organizationId: string) {
       (select coalesce(string_agg(concat_ws('|', id, role, withdrawn_at, accepted_at), ',' order by id), '') from invitations where organization_id = ${organizationId}) as invitations,
       (select count(*)::int from quarantined_requests where organization_id = ${organizationId}) as quarantined,
       (select count(*)::int from sessions where organization_id = ${organizationId}) as sessions,
+      (select coalesce(string_agg(concat_ws('|', id, name, target, updated_at), ',' order by id), '') from alert_channels where organization_id = ${organizationId}) as alert_channels,
+      (select count(*)::int from alert_notifications where organization_id = ${organizationId}) as alert_notifications,
       (select count(*)::int from graphile_worker.jobs) as jobs`;
   return row;
 }

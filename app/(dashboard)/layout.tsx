@@ -8,6 +8,7 @@ import { switchOrganizationAction } from "./organizations/actions";
 const nav = [
   { href: "/overview", label: "Overview" },
   { href: "/deliveries", label: "Deliveries" },
+  { href: "/incidents", label: "Incidents" },
   { href: "/endpoints", label: "Endpoints" },
   { href: "/api-keys", label: "API keys" },
   { href: "/members", label: "Members" },

@@ -9,6 +9,9 @@ import type { Ctx } from "@/lib/context";
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 function summary(incident: OpenIncidentView): { title: string; detail: string; status: "pending" | "dead" } {
+  if (incident.kind === "destination_auto_paused") {
+    return { title: "Destination paused automatically", detail: `${incident.destinationName ?? "a destination"}, after ${incident.deadCount} failed attempts in a row; since ${when(incident.openedAt)}`, status: "pending" };
+  }
   if (incident.kind === "dead_deliveries") {
     return { title: "Deliveries went dead", detail: `${incident.deadCount} since ${when(incident.openedAt)}`, status: "dead" };
   }

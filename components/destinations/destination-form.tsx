@@ -14,7 +14,7 @@ import { filterText } from "./filter-summary";
 export type DestinationFormAction = (state: FormState, form: FormData) => Promise<FormState>;
 
 // A new destination's fields as the REST API would default them (lib/destinations/destination-input.ts).
-const NEW = { name: "", url: "", filter: "", maxAttempts: "8", retryBaseSeconds: "5", timeoutMs: "15000", paused: false };
+const NEW = { name: "", url: "", filter: "", maxAttempts: "8", retryBaseSeconds: "5", timeoutMs: "15000", autoPauseFailures: "", autoPauseMinutes: "", paused: false };
 
 export function DestinationForm({ action, previewAction, endpointId, destination, onCancel }: {
   action: DestinationFormAction;
@@ -26,7 +26,8 @@ export function DestinationForm({ action, previewAction, endpointId, destination
 }) {
   const [state, formAction, pending] = useActionState(action, {});
   const initial = destination
-    ? { name: destination.name, url: destination.url ?? "", filter: filterText(destination.filter), maxAttempts: String(destination.maxAttempts), retryBaseSeconds: String(destination.retryBaseSeconds), timeoutMs: String(destination.timeoutMs), paused: destination.paused }
+    ? { name: destination.name, url: destination.url ?? "", filter: filterText(destination.filter), maxAttempts: String(destination.maxAttempts), retryBaseSeconds: String(destination.retryBaseSeconds), timeoutMs: String(destination.timeoutMs),
+        autoPauseFailures: destination.autoPause ? String(destination.autoPause.consecutiveFailures) : "", autoPauseMinutes: destination.autoPause ? String(destination.autoPause.minutes) : "", paused: destination.paused }
     : NEW;
   // A refused form comes back as typed; a saved one shows what was saved (the page's new props) or, for a new one, is empty again.
   const value = (name: Exclude<keyof typeof NEW, "paused">) => state.values?.[name] ?? initial[name];
@@ -43,6 +44,8 @@ export function DestinationForm({ action, previewAction, endpointId, destination
       <Field label="Max attempts" name="maxAttempts" type="number" min={1} max={50} defaultValue={value("maxAttempts")} hint="Automatic attempts before a delivery goes dead." />
       <Field label="Retry base (seconds)" name="retryBaseSeconds" type="number" min={1} max={3600} defaultValue={value("retryBaseSeconds")} hint="The n-th retry waits about base × 4^(n−1), capped at 1 hour." />
       <Field label="Timeout (ms)" name="timeoutMs" type="number" min={100} max={30000} defaultValue={value("timeoutMs")} hint="How long one attempt may take, 100–30000." />
+      <Field label="Pause after failures in a row" name="autoPauseFailures" type="number" min={1} max={10000} defaultValue={value("autoPauseFailures")} hint="Empty: never paused automatically." />
+      <Field label="…failing for at least (minutes)" name="autoPauseMinutes" type="number" min={0} max={10080} defaultValue={value("autoPauseMinutes")} hint="0 or empty: the count alone decides." />
       <label className="flex items-center gap-2 self-end text-sm text-slate-700">
         <input type="checkbox" name="paused" defaultChecked={state.values ? state.values.paused === "on" : initial.paused} />
         Paused: store its deliveries, send nothing until resumed

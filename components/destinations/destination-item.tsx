@@ -53,6 +53,11 @@ export function DestinationItem({ destination, stats, endpointId, actions }: {
           <span className="sr-only">{`${name}: `}</span>Deliveries
         </Link>
       </div>
+      {destination.autoPaused ? (
+        <p className="text-sm text-amber-900" data-testid="destination-auto-paused">
+          {`Paused automatically after ${destination.autoPaused.consecutiveFailures} failed attempts in a row${destination.autoPaused.failingSince ? ` since ${destination.autoPaused.failingSince.slice(0, 16).replace("T", " ")} UTC` : ""}. What arrives waits; Resume delivers it, oldest first.`}
+        </p>
+      ) : null}
       {destination.type === "pull" ? (
         <p className="text-xs text-slate-700" data-testid="destination-pull">No URL: its consumers pull its deliveries with leases (<code className="font-mono">POST …/destinations/{destination.id}/pull</code>).</p>
       ) : (
@@ -67,6 +72,7 @@ export function DestinationItem({ destination, stats, endpointId, actions }: {
         {`Up to ${destination.maxAttempts} attempts, retry base ${destination.retryBaseSeconds} s, timeout ${destination.timeoutMs} ms.`}
         {destination.rateLimit ? ` At most ${destination.rateLimit.perSecond} a second (burst ${destination.rateLimit.burst}).` : ""}
         {destination.orderingKey ? ` In order of receipt per ${destination.orderingKey}.` : ""}
+        {destination.autoPause ? ` Pauses itself after ${destination.autoPause.consecutiveFailures} failed attempts in a row over ${destination.autoPause.minutes} min.` : ""}
         {destination.default ? " Its URL, pause and retries are the endpoint’s own settings." : ""}
       </p>
       {actions ? (

@@ -44,6 +44,21 @@ export const destinations = pgTable(
     timeoutMs: integer().notNull().default(15_000),
     /** Encrypted at rest (lib/crypto/secret-box.ts). */
     outboundSecretEncrypted: text(),
+    /** A dead-delivery incident of its own once this many went dead (not buried) within the window; null: its endpoint's, at the first. */
+    deadThreshold: integer(),
+    deadWindowMinutes: integer(),
+    /** Alert channels its incidents are told on; null: its endpoint's. */
+    alertChannelIds: text().array(),
+    /** The circuit breaker (API.md "Automatic pause"): paused once this many attempts in a row failed over at least these minutes. */
+    autoPauseFailures: integer(),
+    autoPauseMinutes: integer(),
+    /** Attempts failed in a row, and when the first of them started: written by the attempts' finish (lib/delivery/engine/sql/finish.ts). */
+    consecutiveFailures: integer().notNull().default(0),
+    failingSince: tstz(),
+    /** Why the latest of those attempts failed, for the pause's notification. */
+    lastFailureReason: text(),
+    /** When the breaker paused it; cleared by a resume. */
+    autoPausedAt: tstz(),
     createdAt: tstz().notNull().defaultNow(),
     updatedAt: tstz().notNull().defaultNow(),
     /**
@@ -57,5 +72,7 @@ export const destinations = pgTable(
     // An organization's attempts in flight are its destinations' slots summed (the claim, sql/claim.ts).
     index().on(t.organizationId),
     uniqueIndex("destinations_one_default_idx").on(t.endpointId).where(sql`is_default`),
+    // The alert sweep's look for destinations the breaker paused (lib/alerts/check-alerts.ts).
+    index("destinations_auto_paused_idx").on(t.endpointId).where(sql`auto_paused_at is not null`),
   ],
 );

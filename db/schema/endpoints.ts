@@ -21,6 +21,8 @@ export const endpoints = pgTable(
     toleranceSeconds: integer().notNull().default(300),
     alertPendingAgeSeconds: integer(),
     alertEmail: text(),
+    /** Alert channels (alert_channels ids) its incidents are told on; null: mail, as alertEmail says (lib/alerts). */
+    alertChannelIds: text().array(),
     createdAt: tstz().notNull().defaultNow(),
     updatedAt: tstz().notNull().defaultNow(),
   },

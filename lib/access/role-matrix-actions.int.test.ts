@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { getSql } from "@/db";
 import { can, type Permission, type Role } from "@/lib/access/roles";
+import { createAlertChannel } from "@/lib/alerts/create-alert-channel";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createCtx } from "@/lib/context";
 import { inviteMember } from "@/lib/invitations/invite-member";
@@ -37,6 +38,29 @@ interface ActionCase {
 const inWorld = (role: Role, run: () => Promise<unknown>) => ({ run, organizationId: world().organizationId, sessionId: world().sessions[role] });
 
 const ACTIONS: ActionCase[] = [
+  {
+    action: "incidents/actions.ts#createAlertChannelAction", permission: "change",
+    call: async (role) => {
+      const { createAlertChannelAction } = await action(() => import("@/app/(dashboard)/incidents/actions"));
+      return inWorld(role, () => createAlertChannelAction(world().organizationId, {}, formOf({ name: "Made", type: "webhook", target: "http://127.0.0.1:9/made" })));
+    },
+  },
+  {
+    action: "incidents/actions.ts#deleteAlertChannelAction", permission: "change",
+    call: async (role) => {
+      const { deleteAlertChannelAction } = await action(() => import("@/app/(dashboard)/incidents/actions"));
+      const { id } = await createAlertChannel({ ctx: world().ctx, input: { name: "To delete", type: "webhook", target: "http://127.0.0.1:9/d" } });
+      return inWorld(role, () => deleteAlertChannelAction(world().organizationId, {}, formOf({ id })));
+    },
+  },
+  {
+    action: "incidents/actions.ts#testAlertChannelAction", permission: "change",
+    call: async (role) => {
+      const { testAlertChannelAction } = await action(() => import("@/app/(dashboard)/incidents/actions"));
+      const { id } = await createAlertChannel({ ctx: world().ctx, input: { name: "To test", type: "webhook", target: "http://127.0.0.1:9/t" } });
+      return inWorld(role, () => testAlertChannelAction(world().organizationId, {}, formOf({ id })));
+    },
+  },
   {
     action: "api-keys/actions.ts#createApiKeyAction", permission: "change",
     call: async (role) => {

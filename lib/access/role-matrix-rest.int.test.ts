@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { can, type Permission } from "@/lib/access/roles";
 import { createDestination } from "@/lib/destinations/create-destination";
+import { createAlertChannel } from "@/lib/alerts/create-alert-channel";
 import { inviteMember } from "@/lib/invitations/invite-member";
 import { pullDeliveries } from "@/lib/pull/pull-deliveries";
 import { memberWithSession } from "@/test/dashboard-session";
@@ -31,6 +32,9 @@ interface RestCase {
   /** The call's params, body and query, made fresh for each role. */
   request?: () => Promise<{ params?: Record<string, string>; body?: unknown; query?: string }>;
 }
+
+const alertChannel = async () =>
+  (await createAlertChannel({ ctx: world().ctx, input: { name: "Ops", type: "webhook", target: "http://127.0.0.1:9/ops" } })).id;
 
 const destinationParams = async () => {
   const { endpointId, id } = await destination();
@@ -137,6 +141,18 @@ const REST_ROUTES: RestCase[] = [
     request: async () => ({ params: { id: (await inviteMember({ ctx: world().ctx, input: { email: newEmail(), role: "viewer" } })).id } }),
   },
   { route: "GET /api/v1/audit-log", permission: "read", load: () => import("@/app/api/v1/audit-log/route") },
+  { route: "GET /api/v1/alert-channels", permission: "read", load: () => import("@/app/api/v1/alert-channels/route") },
+  {
+    route: "POST /api/v1/alert-channels", permission: "change", load: () => import("@/app/api/v1/alert-channels/route"),
+    request: async () => ({ body: { name: "Made", type: "webhook", target: "http://127.0.0.1:9/made" } }),
+  },
+  { route: "GET /api/v1/alert-channels/[id]", permission: "read", load: () => import("@/app/api/v1/alert-channels/[id]/route"), request: async () => ({ params: { id: await alertChannel() } }) },
+  {
+    route: "PATCH /api/v1/alert-channels/[id]", permission: "change", load: () => import("@/app/api/v1/alert-channels/[id]/route"),
+    request: async () => ({ params: { id: await alertChannel() }, body: { name: "Renamed" } }),
+  },
+  { route: "DELETE /api/v1/alert-channels/[id]", permission: "change", load: () => import("@/app/api/v1/alert-channels/[id]/route"), request: async () => ({ params: { id: await alertChannel() } }) },
+  { route: "POST /api/v1/alert-channels/[id]/test", permission: "change", load: () => import("@/app/api/v1/alert-channels/[id]/test/route"), request: async () => ({ params: { id: await alertChannel() } }) },
 ];
 
 /** A refused dry run changes nothing either: the same bulk routes with ?dryRun=true. */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db";
 import { createCtx } from "@/lib/context";
+import { DEFAULT_DEAD_WINDOW_MINUTES } from "@/lib/destinations/destination-input";
 import { ALERT_TIMING } from "./alert-settings";
 import { evaluateEndpointAlerts } from "./evaluate-endpoint-alerts";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
@@ -20,6 +21,10 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
     -- pruned as each probe runs, to the weeks that organization holds.
     select e.id, e.organization_id from endpoints e join organizations org on org.id = e.organization_id
     where exists (select 1 from incidents i where i.endpoint_id = e.id and i.resolved_at is null)
+      or exists (select 1 from destinations d where d.endpoint_id = e.id and d.auto_paused_at is not null)
+      or exists (select 1 from destinations w where w.endpoint_id = e.id and w.dead_threshold is not null and exists (
+        select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status = 'dead' and d.destination_id = w.id
+          and d.updated_at > ${now}::timestamptz - make_interval(mins => coalesce(w.dead_window_minutes, ${DEFAULT_DEAD_WINDOW_MINUTES}))))
       or (e.alert_pending_age_seconds is not null and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status in ('pending', 'delivering')
           and d.pending_since < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))

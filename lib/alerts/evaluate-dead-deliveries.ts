@@ -16,12 +16,21 @@ import { notifyIncident } from "./notify-incident";
  */
 export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: { endpoint: AlertEndpoint; now: Date } }): Promise<void> {
   const { endpoint, now } = input;
-  const ofEndpoint = and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "dead_deliveries"));
+  // The endpoint's own incident; destinations that set deadThreshold have theirs (evaluate-destination-dead-deliveries.ts).
+  const ofEndpoint = and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "dead_deliveries"), isNull(incidents.destinationId));
   const [open] = await ctx.db.select().from(incidents).where(and(ofEndpoint, isNull(incidents.resolvedAt)));
   const alerting = endpoint.alertPendingAgeSeconds !== null || endpoint.alertEmail !== null;
   const scope = (id: string) => and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.id, id));
+  const toldResolved = (incident: typeof open & {}) =>
+    notifyIncident({
+      ctx,
+      input: { incidentId: incident.id, endpoint, now, event: "resolved", mail: false, message: { kind: "dead_deliveries_resolved", endpoint, totalCount: incident.deadCount, openedAt: incident.openedAt, resolvedAt: now } },
+    });
   if (!alerting) {
-    if (open) await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
+    if (open) {
+      await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
+      await toldResolved(open);
+    }
     return;
   }
 
@@ -42,7 +51,8 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
     from deliveries
     where organization_id = ${ctx.organizationId} and endpoint_id = ${endpoint.id} and id >= ${idFloor} and status = 'dead'
       and updated_at > ${since.toISOString()}::timestamptz and updated_at <= ${until.toISOString()}::timestamptz
-      and (last_error is null or last_error not like 'buried on request%')`);
+      and (last_error is null or last_error not like 'buried on request%')
+      and not exists (select 1 from destinations w where w.id = deliveries.destination_id and w.dead_threshold is not null)`);
   const fresh = counted?.count ?? 0;
   const lastError = counted?.last_error ?? null;
 
@@ -62,7 +72,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
     });
     await notifyIncident({
       ctx,
-      input: { incidentId: id, endpoint, now, notifiedDeadCount: fresh, message: { kind: "dead_deliveries", endpoint, newCount: fresh, totalCount: fresh, lastError, openedAt: now } },
+      input: { incidentId: id, endpoint, now, event: "opened", notifiedDeadCount: fresh, message: { kind: "dead_deliveries", endpoint, newCount: fresh, totalCount: fresh, lastError, openedAt: now } },
     });
     return;
   }
@@ -73,6 +83,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
   const mailAllowed = !open.lastNotifiedAt || now.getTime() - open.lastNotifiedAt.getTime() >= ALERT_TIMING.deadMailIntervalMs;
   const unnamed = deadCount - open.notifiedDeadCount;
   const quiet = now.getTime() - seenAt.getTime() >= ALERT_TIMING.deadQuietMs;
+  const resolving = unnamed === 0 && quiet && mailAllowed;
   await ctx.db
     .update(incidents)
     .set({
@@ -80,7 +91,7 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
       countedUntil: until,
       lastSeenAt: seenAt,
       lastError: latestError,
-      resolvedAt: unnamed === 0 && quiet && mailAllowed ? now : null,
+      resolvedAt: resolving ? now : null,
       updatedAt: new Date(),
     })
     .where(scope(open.id));
@@ -91,9 +102,12 @@ export async function evaluateDeadDeliveries({ ctx, input }: { ctx: Ctx; input: 
         incidentId: open.id,
         endpoint,
         now,
+        event: "update",
         notifiedDeadCount: deadCount,
         message: { kind: "dead_deliveries", endpoint, newCount: unnamed, totalCount: deadCount, lastError: latestError, openedAt: open.openedAt },
       },
     });
   }
+  // Resolved quietly by mail (as ever); the channels that heard it open hear it close.
+  if (resolving) await toldResolved({ ...open, deadCount });
 }

@@ -62,7 +62,7 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
         peakAgeSeconds: ageSeconds,
         lastError: oldest.last_error,
       });
-      await notifyIncident({ ctx, input: { incidentId: id, endpoint, now, message: { kind: "pending_age_opened", openedAt: now, ...facts } } });
+      await notifyIncident({ ctx, input: { incidentId: id, endpoint, now, event: "opened", message: { kind: "pending_age_opened", openedAt: now, ...facts } } });
       return;
     }
     await ctx.db
@@ -78,26 +78,27 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
     const dueAt = open.lastNotifiedAt ? open.lastNotifiedAt.getTime() + ALERT_TIMING.reminderAfterMs : 0;
     if (now.getTime() >= dueAt) {
       const kind = open.lastNotifiedAt ? "pending_age_reminder" : "pending_age_opened";
-      await notifyIncident({ ctx, input: { incidentId: open.id, endpoint, now, message: { kind, openedAt: open.openedAt, ...facts } } });
+      await notifyIncident({ ctx, input: { incidentId: open.id, endpoint, now, event: open.lastNotifiedAt ? "reminder" : "opened", message: { kind, openedAt: open.openedAt, ...facts } } });
     }
     return;
   }
 
   if (!open) return;
   await ctx.db.update(incidents).set({ resolvedAt: now, updatedAt: new Date() }).where(scope(open.id));
-  // Alerting switched off while open: close the incident without a mail nobody asked for.
-  if (threshold === null) return;
+  // Alerting switched off while open: no mail nobody asked for; channels still hear it closed (PagerDuty would keep it open).
   await notifyIncident({
     ctx,
     input: {
       incidentId: open.id,
       endpoint,
       now,
+      event: "resolved",
+      mail: threshold !== null,
       message: {
         kind: "pending_age_resolved",
         endpoint,
         ageSeconds,
-        thresholdSeconds: threshold,
+        thresholdSeconds: threshold ?? open.thresholdSeconds ?? 0,
         peakAgeSeconds: open.peakAgeSeconds ?? 0,
         openedAt: open.openedAt,
         resolvedAt: now,

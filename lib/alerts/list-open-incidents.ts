@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { endpoints, incidents, type IncidentKind } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 
@@ -7,6 +7,7 @@ export interface OpenIncidentView {
   kind: IncidentKind;
   endpointId: string;
   endpointName: string;
+  destinationName: string | null;
   openedAt: Date;
   lastSeenAt: Date;
   thresholdSeconds: number | null;
@@ -25,6 +26,7 @@ export async function listOpenIncidents({ ctx }: { ctx: Ctx }): Promise<OpenInci
       kind: incidents.kind,
       endpointId: incidents.endpointId,
       endpointName: endpoints.name,
+      destinationName: sql<string | null>`(select d.name from destinations d where d.id = ${incidents.destinationId})`,
       openedAt: incidents.openedAt,
       lastSeenAt: incidents.lastSeenAt,
       thresholdSeconds: incidents.thresholdSeconds,

@@ -28,12 +28,29 @@ export type AlertMessage =
       resolvedAt: Date;
       lastError: string | null;
     }
-  | { kind: "dead_deliveries"; endpoint: Endpoint; newCount: number; totalCount: number; lastError: string | null; openedAt: Date };
+  | { kind: "dead_deliveries"; endpoint: Endpoint; newCount: number; totalCount: number; lastError: string | null; openedAt: Date }
+  | { kind: "dead_deliveries_resolved"; endpoint: Endpoint; totalCount: number; openedAt: Date; resolvedAt: Date }
+  | {
+      kind: "destination_auto_paused";
+      endpoint: Endpoint;
+      destination: { id: string; name: string };
+      failures: number;
+      /** When the first of the failed attempts in a row started. */
+      failingSince: Date;
+      lastError: string | null;
+      openedAt: Date;
+    }
+  | { kind: "destination_resumed"; endpoint: Endpoint; destination: { id: string; name: string }; openedAt: Date; resolvedAt: Date }
+  | { kind: "deleted"; endpoint: Endpoint; destination: { id: string; name: string } | null; openedAt: Date; resolvedAt: Date };
 
 export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+}
+
+export function endpointLink(endpointId: string): string {
+  return `${config().APP_URL}/endpoints/${encodeURIComponent(endpointId)}`;
 }
 
 export function deliveriesLink(endpointId: string, status: "pending" | "dead"): string {
@@ -49,7 +66,7 @@ const count = (n: number) => (n > OPEN_COUNT_CAP ? `${OPEN_COUNT_CAP}+` : String
 const deliveriesCount = (n: number) => `${n} ${n === 1 ? "delivery" : "deliveries"}`;
 const errorText = (lastError: string | null, none: string) => (lastError ? lastError.replace(/\s+/g, " ").slice(0, 500) : none);
 
-interface Parts {
+export interface Parts {
   subject: string;
   lead: string;
   facts: [string, string][];
@@ -57,9 +74,55 @@ interface Parts {
   footer: string;
 }
 
-function parts(message: AlertMessage): Parts {
+/** What every alert says, whatever carries it: mail (below), Slack, a webhook event, PagerDuty (incident-message.ts). */
+export function alertParts(message: AlertMessage): Parts {
   const { endpoint } = message;
   const name = `“${endpoint.name}”`;
+  const span = (from: Date, to: Date) => `${utc(from)} to ${utc(to)} (${formatDuration((to.getTime() - from.getTime()) / 1000)})`;
+  if (message.kind === "destination_auto_paused") {
+    return {
+      subject: `[Webhook Inbox] Paused: ${endpoint.name} → ${message.destination.name} after ${message.failures} failed attempts`,
+      lead: `Destination “${message.destination.name}” of endpoint ${name} was paused automatically: its last ${message.failures} attempts failed, since ${utc(message.failingSince)}. What arrives meanwhile waits, pending; resume it to deliver, oldest first.`,
+      facts: [
+        ["Failed in a row", String(message.failures)],
+        ["Failing since", utc(message.failingSince)],
+        ["Last error", errorText(message.lastError, "none recorded")],
+      ],
+      link: { label: "Resume it on the endpoint's page", href: endpointLink(endpoint.id) },
+      footer: "You will get one more message when it is resumed.",
+    };
+  }
+  if (message.kind === "deleted") {
+    const what = message.destination ? `Destination “${message.destination.name}” of endpoint ${name}` : `Endpoint ${name}`;
+    return {
+      subject: `[Webhook Inbox] Closed: ${message.destination ? `${endpoint.name} → ${message.destination.name}` : endpoint.name} was deleted`,
+      lead: `${what} was deleted; its open incident is closed.`,
+      facts: [["Open", span(message.openedAt, message.resolvedAt)]],
+      link: { label: "Incidents", href: `${config().APP_URL}/incidents` },
+      footer: "This incident is resolved.",
+    };
+  }
+  if (message.kind === "destination_resumed") {
+    return {
+      subject: `[Webhook Inbox] Resumed: ${endpoint.name} → ${message.destination.name}`,
+      lead: `Destination “${message.destination.name}” of endpoint ${name} was resumed; what waited is delivered, oldest first.`,
+      facts: [["Paused", span(message.openedAt, message.resolvedAt)]],
+      link: { label: "The endpoint", href: endpointLink(endpoint.id) },
+      footer: "This incident is resolved.",
+    };
+  }
+  if (message.kind === "dead_deliveries_resolved") {
+    return {
+      subject: `[Webhook Inbox] Recovered: no more dead deliveries on ${endpoint.name}`,
+      lead: `No delivery of endpoint ${name} has gone dead for ${formatDuration(ALERT_TIMING.deadQuietMs / 1000)}.`,
+      facts: [
+        ["Went dead during the incident", String(message.totalCount)],
+        ["Incident", span(message.openedAt, message.resolvedAt)],
+      ],
+      link: { label: "Dead deliveries (kept; replay them)", href: deliveriesLink(endpoint.id, "dead") },
+      footer: "This incident is resolved.",
+    };
+  }
   const pausedNote = endpoint.paused ? " The endpoint is paused: its deliveries wait until it is resumed." : "";
   if (message.kind === "pending_age_resolved") {
     return {
@@ -103,7 +166,7 @@ function parts(message: AlertMessage): Parts {
 }
 
 export function renderAlertMail(message: AlertMessage): RenderedMail {
-  const p = parts(message);
+  const p = alertParts(message);
   const text = [p.lead, "", ...p.facts.map(([k, v]) => `${k}: ${v}`), "", `${p.link.label}: ${p.link.href}`, "", p.footer, ""].join("\n");
   const rows = p.facts
     .map(([k, v]) => `<tr><th align="left" style="padding:2px 12px 2px 0;color:#475569">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`)

@@ -13,6 +13,9 @@ export type AuditAction =
   | "destination.created"
   | "destination.updated"
   | "destination.deleted"
+  | "alert_channel.created"
+  | "alert_channel.updated"
+  | "alert_channel.deleted"
   | "delivery.replayed"
   | "delivery.buried"
   | "deliveries.replayed"
@@ -26,7 +29,7 @@ export type AuditAction =
   | "member.removed"
   | "organization.updated";
 
-export type AuditTargetType = "organization" | "endpoint" | "destination" | "delivery" | "api_key" | "member" | "invitation";
+export type AuditTargetType = "organization" | "endpoint" | "destination" | "delivery" | "api_key" | "member" | "invitation" | "alert_channel";
 
 export interface AuditEntry {
   action: AuditAction;

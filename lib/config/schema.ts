@@ -207,6 +207,10 @@ export const CONFIG_VARIABLES = {
     doc: "where mail goes: `smtp://user:pass@host:587` or `smtps://…:465`",
   }),
   MAIL_FROM: variable({ group: "mail", type: text(), default: "Webhook Inbox <alerts@localhost>", doc: "sender of the mail (alerts, invitations, confirmations)" }),
+  PAGERDUTY_EVENTS_URL: variable({
+    group: "mail", type: url(["http:", "https:"], "https://events.pagerduty.com/v2/enqueue"), default: "https://events.pagerduty.com/v2/enqueue",
+    doc: "PagerDuty Events API v2 URL that pagerduty alert channels post to (a local server for tests and air-gapped installs)",
+  }),
   INVITATION_MAIL_ADDRESS_LIMIT: variable({ group: "mail", type: wholeNumber(1), default: 3, doc: "invitation mails one organization may send one address in 24 hours (withdrawn invitations count)" }),
   INVITATION_MAIL_ORGANIZATION_LIMIT: variable({ group: "mail", type: wholeNumber(1), default: 50, doc: "invitation mails one organization may send in 24 hours" }),
 

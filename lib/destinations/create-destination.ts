@@ -5,6 +5,7 @@ import { config } from "@/lib/config/config";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { LimitReachedError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
+import { checkedAlertChannelIds } from "./alert-channel-ids";
 import { auditedDestinationSettings } from "./destination-audit-details";
 import { newDestinationId } from "./destination-ids";
 import { assertUrlFitsType, assertValidFilter, CreateDestinationInput, storedDeliverySettings } from "./destination-input";
@@ -18,6 +19,7 @@ export async function createDestination({ ctx, input }: { ctx: Ctx; input: { end
   const data = parseInput(CreateDestinationInput, input.body);
   assertValidFilter(data.filter);
   await assertUrlFitsType(data.type, data.url, { required: true });
+  const alertChannelIds = await checkedAlertChannelIds(ctx, data.alertChannelIds);
   const row = await withTransaction(ctx, async (ctx) => {
     // The endpoint's row locked until the commit, so two creates at the limit − 1 cannot both count the same
     // number. FOR NO KEY UPDATE: the KEY SHARE locks of inserts that reference the endpoint do not wait on it.
@@ -46,6 +48,11 @@ export async function createDestination({ ctx, input }: { ctx: Ctx; input: { end
         ratePerSecond: data.rateLimit?.perSecond ?? null,
         rateBurst: data.rateLimit?.burst ?? null,
         orderingKey: data.orderingKey ?? null,
+        alertChannelIds: alertChannelIds ?? null,
+        autoPauseFailures: data.autoPause?.consecutiveFailures ?? null,
+        autoPauseMinutes: data.autoPause?.minutes ?? null,
+        deadThreshold: data.deadThreshold ?? null,
+        deadWindowMinutes: data.deadWindowMinutes ?? null,
         ...storedDeliverySettings(data),
       })
       .returning();

@@ -5,7 +5,7 @@ import { presentDestination, type DestinationRow } from "./present-destination";
 
 /** The settings an entry may show: the destination object's, minus what is derived or not a setting. */
 export function auditedDestinationSettings(row: DestinationRow): Record<string, unknown> {
-  const { id: _id, createdAt: _createdAt, signsOutbound: _signsOutbound, ...settings } = presentDestination(row);
+  const { id: _id, createdAt: _createdAt, signsOutbound: _signsOutbound, autoPaused: _autoPaused, ...settings } = presentDestination(row);
   return settings;
 }
 

@@ -24,6 +24,13 @@ describe("the dashboard's destination form becomes the API's body", () => {
     expect(destinationFieldsFromForm(formOf({ name: "B", url: "https://example.com/b", filter: "" }))).toMatchObject({ filter: null, paused: false });
   });
 
+  it("sets the circuit breaker from its two boxes, and an empty count turns it off", () => {
+    expect(destinationFieldsFromForm(formOf({ autoPauseFailures: "5", autoPauseMinutes: "10" })).autoPause).toEqual({ consecutiveFailures: 5, minutes: 10 });
+    expect(destinationFieldsFromForm(formOf({ autoPauseFailures: "3", autoPauseMinutes: "" })).autoPause).toEqual({ consecutiveFailures: 3, minutes: 0 });
+    expect(destinationFieldsFromForm(formOf({ autoPauseFailures: "", autoPauseMinutes: "10" })).autoPause).toBeNull();
+    expect(destinationFieldsFromForm(formOf({ name: "B" }))).not.toHaveProperty("autoPause");
+  });
+
   it("refuses a filter that is not JSON as an invalid filter", () => {
     expect(() => destinationFieldsFromForm(formOf({ filter: "{body: 1}" }))).toThrow(InvalidFilterError);
   });

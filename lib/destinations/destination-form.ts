@@ -29,6 +29,9 @@ export function destinationFieldsFromForm(form: FormData): Record<string, unknow
   }
   const filter = form.get("filter");
   if (typeof filter === "string") fields.filter = filterFromText(filter);
+  // The circuit breaker: an empty count turns it off.
+  const failures = text("autoPauseFailures");
+  if (failures !== undefined) fields.autoPause = failures === "" ? null : { consecutiveFailures: Number(failures), minutes: Number(text("autoPauseMinutes") || 0) };
   fields.paused = form.get("paused") === "on";
   return fields;
 }

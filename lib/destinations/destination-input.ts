@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DESTINATION_TYPES, type DestinationType } from "@/db/schema";
 import { InvalidFilterError, ValidationError } from "@/lib/errors";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
+import { AlertChannelIdsInput } from "./alert-channel-ids";
 import { compileFilter, type FilterMatch } from "./filter";
 
 /** What a destination (an endpoint's default one included) gets when the field is not given. */
@@ -44,6 +45,19 @@ const RateLimitInput = z.strictObject({
   burst: z.number().int("rateLimit.burst must be a whole number").min(1, "rateLimit.burst must be from 1 to 1000").max(1000, "rateLimit.burst must be from 1 to 1000").default(1),
 });
 
+/** The circuit breaker: paused once at least `consecutiveFailures` attempts in a row have failed over at least `minutes`. */
+export const AutoPauseInput = z.strictObject({
+  consecutiveFailures: z.number().int("autoPause.consecutiveFailures must be a whole number").min(1, "autoPause.consecutiveFailures must be from 1 to 10000").max(10_000, "autoPause.consecutiveFailures must be from 1 to 10000"),
+  minutes: z.number().int("autoPause.minutes must be a whole number").min(0, "autoPause.minutes must be from 0 to 10080").max(10_080, "autoPause.minutes must be from 0 to 10080"),
+});
+
+/** A destination's own dead-delivery alert: an incident once `deadThreshold` went dead within `deadWindowMinutes`. */
+export const DEAD_ALERT_FIELDS = {
+  deadThreshold: z.number().int("deadThreshold must be a whole number").min(1, "deadThreshold must be from 1 to 10000").max(10_000, "deadThreshold must be from 1 to 10000").nullable(),
+  deadWindowMinutes: z.number().int("deadWindowMinutes must be a whole number").min(1, "deadWindowMinutes must be from 1 to 1440").max(1440, "deadWindowMinutes must be from 1 to 1440"),
+};
+export const DEFAULT_DEAD_WINDOW_MINUTES = 60;
+
 const INDEX = String.raw`\[\d{1,9}\]`;
 const SEGMENT = String.raw`[A-Za-z0-9_-]+(?:${INDEX})*`;
 /**
@@ -73,10 +87,14 @@ export const CreateDestinationInput = z.strictObject({
   retryBaseSeconds: DESTINATION_FIELDS.retryBaseSeconds.default(DESTINATION_DEFAULTS.retryBaseSeconds),
   timeoutMs: DESTINATION_FIELDS.timeoutMs.default(DESTINATION_DEFAULTS.timeoutMs),
   outboundSecret: DESTINATION_FIELDS.outboundSecret.optional(),
+  alertChannelIds: AlertChannelIdsInput.optional(),
+  autoPause: AutoPauseInput.nullable().optional(),
+  deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
+  deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
 });
 export type CreateDestinationInput = z.input<typeof CreateDestinationInput>;
 
-/** Every field optional; null clears url (pull only), filter, rateLimit, orderingKey and outboundSecret. */
+/** Every field optional; null clears url (pull only), filter, rateLimit, orderingKey, outboundSecret, alertChannelIds and autoPause. */
 export const UpdateDestinationInput = z.strictObject({
   name: DESTINATION_FIELDS.name.optional(),
   // Accepted when it names the current type, so a client may send back the object it read.
@@ -90,6 +108,10 @@ export const UpdateDestinationInput = z.strictObject({
   retryBaseSeconds: DESTINATION_FIELDS.retryBaseSeconds.optional(),
   timeoutMs: DESTINATION_FIELDS.timeoutMs.optional(),
   outboundSecret: DESTINATION_FIELDS.outboundSecret.optional(),
+  alertChannelIds: AlertChannelIdsInput.optional(),
+  autoPause: AutoPauseInput.nullable().optional(),
+  deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
+  deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
 });
 export type UpdateDestinationInput = z.input<typeof UpdateDestinationInput>;
 
@@ -129,4 +151,9 @@ export function storedDeliverySettings(input: { paused: boolean; maxAttempts: nu
     timeoutMs: input.timeoutMs,
     outboundSecretEncrypted: input.outboundSecret ? encryptSecret(input.outboundSecret) : null,
   };
+}
+
+/** A resume (paused: false) also forgets the breaker's count and its pause (API.md "Automatic pause"). */
+export function resumeResets(paused: boolean | undefined) {
+  return paused === false ? { consecutiveFailures: 0, failingSince: null, autoPausedAt: null } : {};
 }

@@ -1,6 +1,7 @@
 // The public destination object (API.md "Destinations"). Its outbound secret never leaves here: only whether
 // it signs (`signsOutbound`, as the endpoint object says for its default destination).
 import type { destinations } from "@/db/schema";
+import { DEFAULT_DEAD_WINDOW_MINUTES } from "./destination-input";
 
 export type DestinationRow = typeof destinations.$inferSelect;
 
@@ -20,6 +21,12 @@ export function presentDestination(row: DestinationRow) {
     retryBaseSeconds: row.retryBaseSeconds,
     timeoutMs: row.timeoutMs,
     signsOutbound: row.outboundSecretEncrypted !== null,
+    alertChannelIds: row.alertChannelIds ?? [],
+    deadThreshold: row.deadThreshold,
+    deadWindowMinutes: row.deadThreshold === null ? null : (row.deadWindowMinutes ?? DEFAULT_DEAD_WINDOW_MINUTES),
+    autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },
+    /** Set while the circuit breaker holds it paused: after how many failed attempts in a row, since when. */
+    autoPaused: row.autoPausedAt === null ? null : { at: row.autoPausedAt.toISOString(), consecutiveFailures: row.consecutiveFailures, failingSince: row.failingSince?.toISOString() ?? null },
     createdAt: row.createdAt.toISOString(),
   };
 }

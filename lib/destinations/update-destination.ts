@@ -5,7 +5,8 @@ import { encryptSecret } from "@/lib/crypto/secret-box";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { destinationChangeDetails } from "./destination-audit-details";
-import { assertUrlFitsType, assertValidFilter, UpdateDestinationInput } from "./destination-input";
+import { checkedAlertChannelIds } from "./alert-channel-ids";
+import { assertUrlFitsType, assertValidFilter, resumeResets, UpdateDestinationInput } from "./destination-input";
 import { getDestinationRowOrThrow, namedDestination } from "./get-destination-or-throw";
 import { presentDestination, type DestinationView } from "./present-destination";
 
@@ -31,7 +32,8 @@ export async function updateDestination({ ctx, input, resume }: {
     throw new ValidationError(`type: a destination's type cannot be changed (this one is ${current.type}); add a ${changes.type} destination instead.`);
   }
   await assertUrlFitsType(current.type, changes.url, { required: false });
-  const { name, url, filter, rateLimit, orderingKey, paused, maxAttempts, retryBaseSeconds, timeoutMs, outboundSecret } = changes;
+  const { name, url, filter, rateLimit, orderingKey, paused, maxAttempts, retryBaseSeconds, timeoutMs, outboundSecret, autoPause } = changes;
+  const alertChannelIds = await checkedAlertChannelIds(ctx, changes.alertChannelIds);
   // drizzle leaves out of an update the fields that are undefined.
   const set = {
     name, url: current.type === "http" ? url : undefined, filter, orderingKey, paused, maxAttempts, retryBaseSeconds, timeoutMs,
@@ -41,6 +43,12 @@ export async function updateDestination({ ctx, input, resume }: {
     rateTokens: rateLimit === undefined ? undefined : null,
     rateRefilledAt: rateLimit === undefined ? undefined : null,
     outboundSecretEncrypted: outboundSecret === undefined ? undefined : outboundSecret ? encryptSecret(outboundSecret) : null,
+    alertChannelIds,
+    autoPauseFailures: autoPause === undefined ? undefined : (autoPause?.consecutiveFailures ?? null),
+    autoPauseMinutes: autoPause === undefined ? undefined : (autoPause?.minutes ?? null),
+    deadThreshold: changes.deadThreshold,
+    deadWindowMinutes: changes.deadWindowMinutes,
+    ...resumeResets(paused),
   };
   const row = await withTransaction(ctx, async (ctx) => {
     const where = namedDestination(ctx.organizationId, { endpointId: current.endpointId, id: current.id });

@@ -3,6 +3,7 @@ import { requestAlertEmailConfirmation } from "@/lib/alerts/request-alert-email-
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { checkedAlertChannelIds } from "@/lib/destinations/alert-channel-ids";
 import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { storedDeliverySettings } from "@/lib/destinations/destination-input";
 import { newId } from "@/lib/ids";
@@ -22,6 +23,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
   assertProviderSettings(data.provider, data.genericHmac, data.verifyToken);
   await assertDestinationAllowed(data.destinationUrl);
   const { secret, generated } = resolveSecret(data.provider, data.secret);
+  const alertChannelIds = await checkedAlertChannelIds(ctx, data.alertChannelIds);
   const row = await withTransaction(ctx, async (ctx) => {
     await assertUnderEndpointLimit({ ctx });
     const [inserted] = await ctx.db
@@ -40,6 +42,7 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         toleranceSeconds: data.toleranceSeconds,
         alertPendingAgeSeconds: data.alertPendingAgeSeconds ?? null,
         alertEmail: data.alertEmail ?? null,
+        alertChannelIds: alertChannelIds ?? null,
       })
       .returning();
     // Its default destination, in the same transaction: the endpoint's destination fields are that one's
@@ -54,6 +57,10 @@ export async function createEndpoint({ ctx, input }: { ctx: Ctx; input: unknown 
         type: "http",
         url: data.destinationUrl,
         isDefault: true,
+        autoPauseFailures: data.autoPause?.consecutiveFailures ?? null,
+        autoPauseMinutes: data.autoPause?.minutes ?? null,
+        deadThreshold: data.deadThreshold ?? null,
+        deadWindowMinutes: data.deadWindowMinutes ?? null,
         ...storedDeliverySettings(data),
       })
       .returning();

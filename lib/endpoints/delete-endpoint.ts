@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { endpoints } from "@/db/schema";
 import { enqueue } from "@/lib/queue/enqueue";
+import { closeIncidentsOnDeletion } from "@/lib/alerts/close-incidents-on-deletion";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { withTransaction, type Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
@@ -16,6 +17,7 @@ import { jobSpec } from "@/lib/queue/job-registry";
  */
 export async function deleteEndpoint({ ctx, input }: { ctx: Ctx; input: { id: string } }): Promise<void> {
   await withTransaction(ctx, async (ctx) => {
+    await closeIncidentsOnDeletion({ ctx, input: { endpointId: input.id } });
     const deleted = await ctx.db
       .delete(endpoints)
       .where(and(eq(endpoints.id, input.id), eq(endpoints.organizationId, ctx.organizationId)))

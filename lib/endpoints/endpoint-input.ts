@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
+import { AlertChannelIdsInput } from "@/lib/destinations/alert-channel-ids";
+import { AutoPauseInput, DEAD_ALERT_FIELDS, DESTINATION_DEFAULTS, DESTINATION_FIELDS } from "@/lib/destinations/destination-input";
 import { PROVIDERS } from "@/lib/signatures";
 
 export const ENDPOINT_DEFAULTS = {
@@ -38,6 +39,11 @@ const settings = {
   alertEmail: z.email("alertEmail must be an email address").nullable(),
   genericHmac: GenericHmacInput.nullable(),
   outboundSecret: DESTINATION_FIELDS.outboundSecret,
+  alertChannelIds: AlertChannelIdsInput,
+  /** The default destination's circuit breaker. */
+  autoPause: AutoPauseInput.nullable(),
+  /** The default destination's own dead-delivery alert. */
+  ...DEAD_ALERT_FIELDS,
 };
 
 export const CreateEndpointInput = z.strictObject({
@@ -56,6 +62,10 @@ export const CreateEndpointInput = z.strictObject({
   alertEmail: settings.alertEmail.optional(),
   genericHmac: settings.genericHmac.optional(),
   outboundSecret: settings.outboundSecret.optional(),
+  alertChannelIds: settings.alertChannelIds.optional(),
+  autoPause: settings.autoPause.optional(),
+  deadThreshold: settings.deadThreshold.optional(),
+  deadWindowMinutes: settings.deadWindowMinutes.optional(),
 });
 export type CreateEndpointInput = z.input<typeof CreateEndpointInput>;
 
@@ -75,5 +85,9 @@ export const UpdateEndpointInput = z.strictObject({
   alertEmail: settings.alertEmail.optional(),
   genericHmac: settings.genericHmac.optional(),
   outboundSecret: settings.outboundSecret.optional(),
+  alertChannelIds: settings.alertChannelIds.optional(),
+  autoPause: settings.autoPause.optional(),
+  deadThreshold: settings.deadThreshold.optional(),
+  deadWindowMinutes: settings.deadWindowMinutes.optional(),
 });
 export type UpdateEndpointInput = z.input<typeof UpdateEndpointInput>;

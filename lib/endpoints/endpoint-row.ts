@@ -13,6 +13,10 @@ const defaultDestinationColumns = {
   retryBaseSeconds: destinations.retryBaseSeconds,
   timeoutMs: destinations.timeoutMs,
   outboundSecretEncrypted: destinations.outboundSecretEncrypted,
+  autoPauseFailures: destinations.autoPauseFailures,
+  autoPauseMinutes: destinations.autoPauseMinutes,
+  deadThreshold: destinations.deadThreshold,
+  deadWindowMinutes: destinations.deadWindowMinutes,
 };
 
 /** Select these from `endpoints` joined with `joinDefaultDestination` (lib/destinations/default-destination.ts). */
@@ -25,6 +29,10 @@ export type DefaultDestinationFields = {
   retryBaseSeconds: number;
   timeoutMs: number;
   outboundSecretEncrypted: string | null;
+  autoPauseFailures: number | null;
+  autoPauseMinutes: number | null;
+  deadThreshold: number | null;
+  deadWindowMinutes: number | null;
 };
 
 export type EndpointRow = typeof endpoints.$inferSelect & DefaultDestinationFields;
@@ -38,5 +46,9 @@ export function defaultDestinationFields(row: typeof destinations.$inferSelect):
     retryBaseSeconds: row.retryBaseSeconds,
     timeoutMs: row.timeoutMs,
     outboundSecretEncrypted: row.outboundSecretEncrypted,
+    autoPauseFailures: row.autoPauseFailures,
+    autoPauseMinutes: row.autoPauseMinutes,
+    deadThreshold: row.deadThreshold,
+    deadWindowMinutes: row.deadWindowMinutes,
   };
 }

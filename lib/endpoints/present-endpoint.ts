@@ -1,4 +1,5 @@
 import { config } from "@/lib/config/config";
+import { DEFAULT_DEAD_WINDOW_MINUTES } from "@/lib/destinations/destination-input";
 import type { EndpointRow } from "./endpoint-row";
 import { readProviderSettings } from "./provider-settings";
 
@@ -22,6 +23,10 @@ export function presentEndpoint(row: EndpointRow) {
     toleranceSeconds: row.toleranceSeconds,
     alertPendingAgeSeconds: row.alertPendingAgeSeconds,
     alertEmail: row.alertEmail,
+    alertChannelIds: row.alertChannelIds ?? [],
+    deadThreshold: row.deadThreshold,
+    deadWindowMinutes: row.deadThreshold === null ? null : (row.deadWindowMinutes ?? DEFAULT_DEAD_WINDOW_MINUTES),
+    autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },
     genericHmac: readProviderSettings(row.provider, row.genericHmac).genericHmac,
     hasSecret: row.secretEncrypted !== null,
     hasVerifyToken: readProviderSettings(row.provider, row.genericHmac).verifyTokenEncrypted !== null,

@@ -10,6 +10,9 @@ import { forgetEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { jobSpec } from "@/lib/queue/job-registry";
 import { enqueue } from "@/lib/queue/enqueue";
 import { assertDestinationAllowed } from "@/lib/net/destination-guard";
+import { checkedAlertChannelIds } from "@/lib/destinations/alert-channel-ids";
+import { resumeResets } from "@/lib/destinations/destination-input";
+import { evaluateEndpointAlerts } from "@/lib/alerts/evaluate-endpoint-alerts";
 import { secretProblem } from "@/lib/signatures";
 import type { Provider } from "@/lib/signatures";
 import { parseInput } from "@/lib/validation";
@@ -37,18 +40,24 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
   const problem = !changes.secret && provider !== current.provider && current.secretEncrypted ? secretProblem(provider, decryptSecret(current.secretEncrypted)) : null;
   if (problem) throw new ValidationError(`secret: ${problem}; give it with the provider change.`);
   const { secret: _secret, outboundSecret, provider: _provider, genericHmac: _genericHmac, verifyToken: _verifyToken,
-    destinationUrl, paused, maxAttempts, retryBaseSeconds, timeoutMs, ...plain } = changes;
+    destinationUrl, paused, maxAttempts, retryBaseSeconds, timeoutMs, autoPause, alertChannelIds: namedChannels, deadThreshold, deadWindowMinutes, ...plain } = changes;
+  const alertChannelIds = await checkedAlertChannelIds(ctx, namedChannels);
   // The endpoint's destination fields are its default destination's (API.md "Destinations"); drizzle leaves
   // out of an update the fields that are undefined.
   const destinationChanges = {
     url: destinationUrl, paused, maxAttempts, retryBaseSeconds, timeoutMs,
     outboundSecretEncrypted: outboundSecret === undefined ? undefined : outboundSecret ? encryptSecret(outboundSecret) : null,
+    autoPauseFailures: autoPause === undefined ? undefined : (autoPause?.consecutiveFailures ?? null),
+    autoPauseMinutes: autoPause === undefined ? undefined : (autoPause?.minutes ?? null),
+    deadThreshold, deadWindowMinutes,
+    ...resumeResets(paused),
   };
   const row = await withTransaction(ctx, async (ctx) => {
     const [endpoint] = await ctx.db
       .update(endpoints)
       .set({
         ...plain,
+        alertChannelIds,
         provider,
         genericHmac: providerSettingsColumn(provider, { genericHmac, verifyTokenEncrypted }),
         ...(provider === "none" ? { secretEncrypted: null, previousSecretEncrypted: null } : {}),
@@ -77,6 +86,10 @@ export async function updateEndpoint({ ctx, input }: { ctx: Ctx; input: { id: st
   forgetEndpoint(current.id);
   // After the commit (see resumeEndpointDeliveries). On every unpause asked for, not only when the row
   // read before the update was paused: a pause committed in between would leave the backlog asleep.
-  if (changes.paused === false && row.paused === false) await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
+  if (changes.paused === false && row.paused === false) {
+    await resumeEndpointDeliveries({ ctx, input: { endpointId: current.id } });
+    // A resume ends the breaker's incident at once, with its notification (not at the next check).
+    await evaluateEndpointAlerts({ ctx, input: { endpointId: current.id, now: new Date(), autoPausesOnly: true } });
+  }
   return presentEndpoint(row);
 }

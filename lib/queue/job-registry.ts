@@ -25,6 +25,8 @@ interface JobDefinition<S extends z.ZodType> {
   maxAttempts: number;
   /** job_key: at most one waiting job per key, a later one replacing it. None when absent. */
   key?: (payload: z.input<S>) => string;
+  /** graphile-worker's queue_name: its jobs run one at a time (a failed one, waiting for its retry, does not hold the rest). */
+  queue?: (payload: z.input<S>) => string;
   /** Lower runs first (graphile-worker's default: 0). */
   priority?: (payload: z.input<S>) => number;
   /** The cron's jobs: when (crontab syntax); one job per tick, no backfill after downtime. */
@@ -66,6 +68,15 @@ export const JOBS = {
     payload: z.object({ organizationId: z.string().min(1), mailId: z.string().min(1) }),
     // Retried after exp(min(attempt, 10)) seconds: 3 s, 7 s, 20 s, 55 s, … then every ~6 h; 25 cover about four days of SMTP outage.
     maxAttempts: 25,
+  }),
+  /** Sends one incident notification to one Slack, webhook or PagerDuty alert channel (jobs/notify-alert-channel.ts). */
+  "notify-alert-channel": defineJob({
+    payload: z.object({ organizationId: id, notificationId: id, channelId: id.optional() }),
+    // exp(min(attempt, 10)) seconds apart: 3 s, 7 s, 20 s, 55 s, 2.5 min, … then ~6 h; 12 cover about a day of a channel's outage.
+    maxAttempts: 12,
+    // One send at a time per channel: an organization's channels (at most MAX_ALERT_CHANNELS) hold that many
+    // worker slots at most, however many incidents or tests it makes; channels never wait for each other.
+    queue: (payload) => `alert-channel:${payload.channelId ?? payload.organizationId}`,
   }),
   /** Admits an endpoint's quarantined requests that verify now (jobs/reverify-quarantine.ts), after a secret changed. */
   "reverify-quarantine": defineJob({
@@ -174,6 +185,7 @@ export function jobSpec<N extends JobName>(name: N, payload: JobPayload<N>, opti
     identifier: name,
     payload: { ...values },
     job_key: job.key && options.keyed !== false ? job.key(values) : null,
+    ...(job.queue ? { queue_name: job.queue(values) } : {}),
     run_at: options.runAt ? options.runAt.toISOString() : null,
     ...(job.priority ? { priority: job.priority(values) } : {}),
     max_attempts: job.maxAttempts,

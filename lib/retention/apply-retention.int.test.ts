@@ -274,7 +274,14 @@ describe("mails, incidents and refused requests", () => {
       returning id::text`;
     return row!.id;
   };
-  const exists = async (table: "mails" | "incidents" | "rejected_requests", ids: string[]) =>
+  const notification = async (organizationId: string, status: string, age: string, incidentId: string | null = null) => {
+    const id = newId("ntf");
+    await getSql()`
+      insert into alert_notifications (id, organization_id, incident_id, channel_type, channel_name, event, message, status, created_at)
+      values (${id}, ${organizationId}, ${incidentId}, 'webhook', 'Hook', 'test', '{}'::jsonb, ${status}, now() - ${age}::interval)`;
+    return id;
+  };
+  const exists = async (table: "mails" | "incidents" | "rejected_requests" | "alert_notifications", ids: string[]) =>
     (await getSql()<{ id: string }[]>`select id::text from ${getSql()(table)} where id::text = any(${ids}::text[])`).map((r) => r.id).sort();
 
   it("removes what is finished and past the organization's retention, and keeps the rest", async () => {
@@ -290,9 +297,19 @@ describe("mails, incidents and refused requests", () => {
     const goneRefusals = [await refusal(org, "8 days"), await refusal(org, "100 days")];
     const keptRefusals = [await refusal(org, "6 days"), await refusal(other, "8 days")];
 
+    // A channel's test, or a resolution told as its endpoint went: no incident to take them along.
+    const goneNotifications = [await notification(org.organizationId, "sent", "8 days"), await notification(org.organizationId, "failed", "9 days")];
+    const keptNotifications = [
+      await notification(org.organizationId, "retrying", "30 days"), // its job still needs it
+      await notification(org.organizationId, "sent", "6 days"),
+      await notification(org.organizationId, "sent", "30 days", keptIncidents[0]), // goes with its incident
+      await notification(other.organizationId, "sent", "8 days"),
+    ];
+
     const run = await applyRetention({ settings: unbounded });
 
-    expect(run.deleted).toMatchObject({ mails: 3, incidents: 1, refusedRequests: 2 });
+    expect(run.deleted).toMatchObject({ mails: 3, incidents: 1, alertNotifications: 2, refusedRequests: 2 });
+    expect(await exists("alert_notifications", [...goneNotifications, ...keptNotifications])).toEqual([...keptNotifications].sort());
     expect(await exists("mails", [...goneMails, ...keptMails])).toEqual([...keptMails].sort());
     expect(await exists("incidents", [...goneIncidents, ...keptIncidents])).toEqual([...keptIncidents].sort());
     expect(await exists("rejected_requests", [...goneRefusals, ...keptRefusals])).toEqual([...keptRefusals].sort());

@@ -3,6 +3,7 @@
 // keeps anything in as whole partitions, then the rest in bounded batches, taking turns between organizations.
 import { getSql } from "@/db";
 import { createCtx, type Ctx } from "@/lib/context";
+import { deleteExpiredAlertNotifications } from "./delete-expired-alert-notifications";
 import { deleteExpiredAuditEntries } from "./delete-expired-audit-entries";
 import { deleteExpiredDeliveries } from "./delete-expired-deliveries";
 import { deleteExpiredIncidents } from "./delete-expired-incidents";
@@ -19,6 +20,7 @@ const KINDS = {
   deliveries: deleteExpiredDeliveries,
   mails: deleteExpiredMails,
   incidents: deleteExpiredIncidents,
+  alertNotifications: deleteExpiredAlertNotifications,
   refusedRequests: deleteExpiredRefusedRequests,
   quarantinedRequests: deleteExpiredQuarantinedRequests,
   auditEntries: deleteExpiredAuditEntries,
@@ -57,7 +59,7 @@ export async function applyRetention({
   /** Which weeks of partitions are past (tests and benches run ahead of the calendar; expiry is always the database's clock). */
   now?: Date;
 } = {}): Promise<RetentionRun> {
-  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, refusedRequests: 0, quarantinedRequests: 0, auditEntries: 0 };
+  const deleted: Record<Kind, number> = { deliveries: 0, mails: 0, incidents: 0, alertNotifications: 0, refusedRequests: 0, quarantinedRequests: 0, auditEntries: 0 };
   const weeksDropped = { weeks: [] as string[], deliveries: 0 };
   const outcome = await aloneInTheCluster(async () => {
     const deadline = Date.now() + settings.runMs;

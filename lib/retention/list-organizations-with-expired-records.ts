@@ -29,6 +29,11 @@ export async function listOrganizationsWithExpiredRecords(db: DbOrTx = getDb()):
         select from incidents i
         where i.organization_id = o.id and i.opened_at < c.cutoff and i.resolved_at < c.cutoff
         order by i.opened_at limit 1) oldest)
+      or exists (select from (
+        select from alert_notifications n
+        where n.organization_id = o.id and n.created_at < c.cutoff and n.incident_id is null
+          and (n.status in ('sent', 'failed') or n.mail_id is not null)
+        order by n.created_at limit 1) oldest)
       or exists (select from endpoints e where e.organization_id = o.id and exists (select from (
         select from rejected_requests r
         where r.endpoint_id = e.id and r.at < c.cutoff

@@ -131,6 +131,46 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
     update destination_slots s set in_flight = greatest(0, s.in_flight - freed.n)
     from freed join slots using (destination_id, shard)
     where s.destination_id = freed.destination_id and s.shard = freed.shard
+    returning s.destination_id
+  ),
+  -- The circuit breaker (API.md "Automatic pause"): each destination's failed attempts in a row, since when, and
+  -- why the latest failed, from the attempts this finish applied (a re-run applies none; our own shutdown's
+  -- "interrupted" is no failure). A success restarts the count. Written only on a failure or a first success
+  -- after failures, so a healthy destination's row is not touched. Once at least auto_pause_failures in a row
+  -- have failed for auto_pause_minutes, the destination is paused, auto_paused_at saying it was the breaker
+  -- (lib/alerts/evaluate-auto-pauses.ts opens its incident). Rows locked by id, after the slots (the wait on
+  -- released), in the order the claim takes them (slots, then its destination's rate tokens).
+  outcomes as (
+    select m.destination_id, m.status, m.started_at, m.reason,
+      max(m.started_at) filter (where m.status = 'delivered') over (partition by m.destination_id) as last_success
+    from mine m where m.uncount = 0
+  ),
+  tally as (
+    select o.destination_id, bool_or(o.last_success is not null) as succeeded,
+      count(*) filter (where o.status <> 'delivered' and (o.last_success is null or o.started_at > o.last_success))::int as failures,
+      min(o.started_at) filter (where o.status <> 'delivered' and (o.last_success is null or o.started_at > o.last_success)) as first_failure,
+      (array_agg(o.reason order by o.started_at desc) filter (where o.status <> 'delivered'))[1] as reason
+    from outcomes o group by 1
+  ),
+  counted as (
+    select e.id, t.reason,
+      case when t.succeeded then 0 else e.consecutive_failures end + t.failures as failures,
+      case when t.failures = 0 then null when t.succeeded then t.first_failure else coalesce(e.failing_since, t.first_failure) end as since,
+      e.paused, e.auto_pause_failures, e.auto_pause_minutes
+    from destinations e join tally t on t.destination_id = e.id
+    where (t.failures > 0 or e.consecutive_failures > 0) and (select count(*) from released) >= 0
+    order by e.id for update of e
+  ),
+  tripped as (
+    select c.*, not c.paused and c.auto_pause_failures is not null and c.failures >= c.auto_pause_failures
+      and c.since <= now() - make_interval(mins => c.auto_pause_minutes) as trips
+    from counted c
+  ),
+  breaker as (
+    update destinations e set consecutive_failures = t.failures, failing_since = t.since,
+      last_failure_reason = coalesce(t.reason, e.last_failure_reason),
+      paused = e.paused or t.trips, auto_paused_at = case when t.trips then now() else e.auto_paused_at end
+    from tripped t where e.id = t.id
   )
   -- What a chain claimed, as CLAIM's row (claimed-attempt.ts claimResult), with its payload.
   select i.ord, exists (select 1 from mine where mine.ord = i.ord) as applied, m.next_attempt_at,
