@@ -14,6 +14,7 @@ import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
 import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
+import { sendDailyDigestTask } from "./send-daily-digest";
 import { sendMailTask } from "./send-mail";
 import { vacuumOwnTablesTask } from "./vacuum-own-tables";
 
@@ -30,6 +31,7 @@ export const taskList = taskListOf({
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
+  "send-daily-digest": sendDailyDigestTask,
   "send-mail": sendMailTask,
   "vacuum-own-tables": vacuumOwnTablesTask,
 });
