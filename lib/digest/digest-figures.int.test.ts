@@ -2,6 +2,7 @@
 // endpoint; the oldest pending age and the top errors per destination; the mail escapes names in its HTML and
 // links to the dashboard at APP_URL.
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as statsRoute from "@/app/api/v1/endpoints/[id]/stats/route";
 import { getDb } from "@/db";
@@ -14,7 +15,7 @@ import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters"
 import { useTestDatabase } from "@/test/db";
 import { alertingEndpointFixture, later, minutes } from "@/test/alert-fixtures";
 import { callRoute } from "@/test/fixtures";
-import { gatherDigestFigures, type DigestFigures } from "./gather-digest-figures";
+import { DIGEST_WALK, gatherDigestFigures, type DigestFigures } from "./gather-digest-figures";
 import { renderDigestMail } from "./render-digest-mail";
 
 process.env.APP_URL = "https://digest.example.test";
@@ -26,9 +27,9 @@ let warehouseId: string;
 let now: Date;
 let figures: DigestFigures;
 
-async function insert(destinationId: string, status: DeliveryStatus, receivedAt: Date, lastError: string | null = null) {
+async function insert(destinationId: string, status: DeliveryStatus, receivedAt: Date, lastError: string | null = null, owner = fixture) {
   const id = newId("dlv");
-  const { organizationId, endpoint } = fixture;
+  const { organizationId, endpoint } = owner;
   await getDb().insert(deliveries).values({
     id, organizationId, endpointId: endpoint.id, destinationId, externalId: `evt_${randomBytes(6).toString("hex")}`, status, sizeBytes: 2,
     receivedAt, pendingSince: receivedAt, updatedAt: receivedAt, lastError,
@@ -110,5 +111,30 @@ describe("the digest mail", () => {
     expect(mail.html).toContain(`<a href="https://digest.example.test/endpoints/${fixture.endpoint.id}">`);
     expect(mail.html).toContain(`<a href="https://digest.example.test/deliveries?endpointId=${fixture.endpoint.id}&amp;status=dead">`);
     expect(mail.html).toContain(`<a href="https://digest.example.test/overview">`);
+  });
+});
+
+describe("a backlog longer than the walk", () => {
+  it("reads the oldest DIGEST_WALK waiting deliveries: a destination with none among them waits less than the last one read", async () => {
+    const big = await alertingEndpointFixture({ name: "Backlog", thresholdSeconds: null });
+    const other = (await createDestination({ ctx: big.ctx, input: { endpointId: big.endpoint.id, body: { name: "Late", url: "http://127.0.0.1:9/l" } } })).id;
+    const at = new Date();
+    // DIGEST_WALK old ones to the default destination, then one younger to the other.
+    await getDb().execute(sql`
+      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at)
+      select 'dlv_walk' || lpad(n::text, 6, '0'), ${big.organizationId}, ${big.endpoint.id}, ${defaultDestinationId(big.endpoint.id)}, 'evt_' || n, 'pending', 2,
+        ${at.toISOString()}::timestamptz - make_interval(mins => 120) + make_interval(secs => n), ${at.toISOString()}::timestamptz - make_interval(mins => 120) + make_interval(secs => n), now()
+      from generate_series(1, ${DIGEST_WALK}) n`);
+    await insert(other, "pending", later(at, -minutes(5)), null, big);
+    const [endpoint] = (await gatherDigestFigures({ ctx: big.ctx, input: { now: at } })).endpoints;
+    const lastRead = 120 * 60 - DIGEST_WALK;
+    expect(endpoint!.oldestPendingAgeSeconds).toBe(120 * 60 - 1);
+    expect(endpoint!.destinations).toMatchObject([
+      { id: defaultDestinationId(big.endpoint.id), oldestPendingAgeSeconds: 120 * 60 - 1, oldestPendingAtMost: false },
+      { id: other, oldestPendingAgeSeconds: lastRead, oldestPendingAtMost: true },
+    ]);
+    expect(renderDigestMail({ organizationName: "B", figures: { from: at, to: at, endpoints: [endpoint!], omittedEndpoints: 0 } }).text).toContain(
+      "Destination “Late”: oldest pending under 1 h 43 min",
+    );
   });
 });
