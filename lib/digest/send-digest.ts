@@ -33,6 +33,7 @@ export async function sendDigest({ ctx, input }: { ctx: Ctx; input: { now: Date 
       select due.name, due.digest_recipients as recipients from due join inserted on inserted.organization_id = due.id`);
     if (!claimed) return false;
     const to = await digestRecipients({ ctx: tx, input: { chosen: claimed.recipients } });
+    if (to.length === 0) return true; // nobody to tell (no member left): the day counts as done all the same
     const figures = await gatherDigestFigures({ ctx: tx, input: { now: input.now } });
     const mail = renderDigestMail({ organizationName: claimed.name, figures });
     const { id } = await queueMail({ ctx: tx, input: { to, ...mail } });
