@@ -10,3 +10,4 @@ export * from "./schema/deliveries";
 export * from "./schema/counters";
 export * from "./schema/quarantine";
 export * from "./schema/teams";
+export * from "./schema/digests";

@@ -16,6 +16,7 @@ import { purgeEndpointDeliveriesTask } from "./purge-endpoint-deliveries";
 import { rescueDeliveriesTask } from "./rescue-deliveries";
 import { reverifyQuarantineTask } from "./reverify-quarantine";
 import { rollUpDeliveryCountersTask } from "./roll-up-delivery-counters";
+import { sendDailyDigestTask } from "./send-daily-digest";
 import { sendMailTask } from "./send-mail";
 import { vacuumOwnTablesTask } from "./vacuum-own-tables";
 
@@ -34,6 +35,7 @@ export const taskList = taskListOf({
   "rescue-deliveries": rescueDeliveriesTask,
   "reverify-quarantine": reverifyQuarantineTask,
   "roll-up-delivery-counters": rollUpDeliveryCountersTask,
+  "send-daily-digest": sendDailyDigestTask,
   "send-mail": sendMailTask,
   "vacuum-own-tables": vacuumOwnTablesTask,
 });

@@ -66,7 +66,7 @@ export const delivery = async (status: "pending" | "delivered" | "dead" = "dead"
 export async function organizationState(organizationId: string) {
   const [row] = await getSql()`
     select
-      (select concat_ws('|', name, retention_days, deleted_at) from organizations where id = ${organizationId}) as organization,
+      (select concat_ws('|', name, retention_days, deleted_at, digest_hour_utc, digest_recipients) from organizations where id = ${organizationId}) as organization,
       -- With each endpoint's default destination, which holds its destinationUrl, paused, maxAttempts and outbound secret.
       (select coalesce(string_agg(concat_ws('|', e.id, e.name, d.url, d.paused, d.max_attempts, e.secret_encrypted, e.previous_secret_encrypted, d.outbound_secret_encrypted, e.updated_at, d.updated_at), ',' order by e.id), '')
          from endpoints e join destinations d on d.endpoint_id = e.id and d.is_default where e.organization_id = ${organizationId}) as endpoints,

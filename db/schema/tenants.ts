@@ -1,7 +1,7 @@
 // Who uses the product: people, their organizations, memberships and API keys. Every other table hangs
 // off an organization. Part of the one schema (db/schema.ts re-exports it).
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core";
 import { tstz } from "./columns";
 
 export const users = pgTable("users", {
@@ -31,8 +31,17 @@ export const organizations = pgTable(
      * then on, and jobs/delete-organization.ts removes its data in the background, the row last.
      */
     deletedAt: tstz(),
+    /** The daily digest's hour (UTC, 0–23); null: no digest (lib/digest). */
+    digestHourUtc: smallint(),
+    /** Who gets the digest: members' addresses; null: the organization's owners. */
+    digestRecipients: text().array(),
   },
-  (t) => [check("organizations_retention_days_range", sql`${t.retentionDays} between 1 and 365`)],
+  (t) => [
+    check("organizations_retention_days_range", sql`${t.retentionDays} between 1 and 365`),
+    check("organizations_digest_hour_utc_range", sql`${t.digestHourUtc} between 0 and 23`),
+    // The digest's check each minute: the organizations that asked for one.
+    index().on(t.digestHourUtc).where(sql`${t.digestHourUtc} is not null`),
+  ],
 );
 
 export const memberships = pgTable(

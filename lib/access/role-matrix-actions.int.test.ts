@@ -181,6 +181,13 @@ const ACTIONS: ActionCase[] = [
     },
   },
   {
+    action: "settings/actions.ts#updateDigestAction", permission: "change",
+    call: async (role) => {
+      const { updateDigestAction } = await action(() => import("@/app/(dashboard)/settings/actions"));
+      return inWorld(role, () => updateDigestAction(world().organizationId, {}, formOf({ hourUtc: role === "viewer" ? "3" : "9", recipients: "" })));
+    },
+  },
+  {
     // Each call deletes an organization of its own, with the three roles as members.
     action: "settings/actions.ts#deleteOrganizationAction", permission: "delete_organization",
     call: async (role) => {

@@ -19,7 +19,7 @@ describe("GET /api/v1/organization", () => {
   it("answers the key's own organization with the default retention of 30 days", async () => {
     const res = await callRoute(route.GET, { apiKey: acme.apiKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: acme.organizationId, name: "Acme", retentionDays: 30, createdAt: expect.any(String) });
+    expect(res.body).toEqual({ id: acme.organizationId, name: "Acme", retentionDays: 30, digest: null, createdAt: expect.any(String) });
     expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
   });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DigestSettingsInput } from "@/lib/digest/digest-settings-input";
 
 /** API.md: retentionDays is a whole number of days from 1 to 365 (the database checks it too). */
 export const RETENTION_DAYS = { min: 1, max: 365, default: 30 } as const;
@@ -13,5 +14,7 @@ export const UpdateOrganizationInput = z.strictObject({
     .int(retentionMessage)
     .min(RETENTION_DAYS.min, retentionMessage)
     .max(RETENTION_DAYS.max, retentionMessage),
+  /** The daily digest (lib/digest): `{hourUtc, recipients?}`, or null to turn it off. */
+  digest: DigestSettingsInput,
 }).partial();
 export type UpdateOrganizationInput = z.input<typeof UpdateOrganizationInput>;

@@ -137,6 +137,8 @@ export const JOBS = {
   "expire-leases": defineJob({ payload: z.object({ destinationId: id }), maxAttempts: 5 }),
   /** Evaluates every endpoint's alerts as of now (jobs/check-alerts.ts); the next tick is the retry. */
   "check-alerts": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
+  /** Queues the daily digests whose hour has come (jobs/send-daily-digest.ts); once a day each, the next tick the retry. */
+  "send-daily-digest": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
   /** The safety net for deliveries that lost their job (jobs/rescue-deliveries.ts). */
   "rescue-deliveries": defineJob({ payload: NO_PAYLOAD, maxAttempts: 1, schedule: "* * * * *" }),
   /** Keeps the table /api/metrics reads its counters from small (jobs/roll-up-delivery-counters.ts). */

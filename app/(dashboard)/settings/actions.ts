@@ -1,10 +1,11 @@
 "use server";
-// Organization settings: name and retention, through the same lib/organizations verb as the REST API;
-// deleting the organization (owners only, after typing its name).
+// Organization settings: name, retention and the daily digest, through the same lib/organizations verb as the
+// REST API; deleting the organization (owners only, after typing its name).
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { forgetCurrentSession, requireActionCtx } from "@/lib/auth/dashboard-ctx";
 import { runFormAction, type FormState } from "@/lib/auth/form-action";
+import { digestChangesFromForm } from "@/lib/digest/digest-changes-from-form";
 import { deleteOrganization } from "@/lib/organizations/delete-organization";
 import { organizationChangesFromForm } from "@/lib/organizations/organization-changes-from-form";
 import { updateOrganization } from "@/lib/organizations/update-organization";
@@ -12,6 +13,14 @@ import { updateOrganization } from "@/lib/organizations/update-organization";
 export async function updateOrganizationAction(renderedFor: string, _: FormState, form: FormData): Promise<FormState> {
   return runFormAction(async () => {
     await updateOrganization({ ctx: await requireActionCtx(renderedFor, "change"), input: { changes: organizationChangesFromForm(form) } });
+    revalidatePath("/settings");
+    return { ok: true };
+  }, form);
+}
+
+export async function updateDigestAction(renderedFor: string, _: FormState, form: FormData): Promise<FormState> {
+  return runFormAction(async () => {
+    await updateOrganization({ ctx: await requireActionCtx(renderedFor, "change"), input: { changes: digestChangesFromForm(form) } });
     revalidatePath("/settings");
     return { ok: true };
   }, form);
