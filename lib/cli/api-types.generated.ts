@@ -345,7 +345,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename it, or change its retention */
+        /** Rename it, change its retention, or set its daily digest (null: off) */
         patch: operations["updateOrganization"];
         trace?: never;
     };
@@ -419,6 +419,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/alert-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's alert channels, newest first */
+        get: operations["listAlertChannels"];
+        put?: never;
+        /** Add an alert channel (an email address is confirmed first; URLs pass the destinations' SSRF rules) */
+        post: operations["createAlertChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/alert-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an alert channel */
+        get: operations["getAlertChannel"];
+        put?: never;
+        post?: never;
+        /** Delete a channel; endpoints and destinations stop naming it */
+        delete: operations["deleteAlertChannel"];
+        options?: never;
+        head?: never;
+        /** Rename a channel or change its target (never its type, nor a webhook's secret) */
+        patch: operations["updateAlertChannel"];
+        trace?: never;
+    };
+    "/alert-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification on the channel (recorded and retried like an incident's) */
+        post: operations["testAlertChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-log": {
         parameters: {
             query?: never;
@@ -477,6 +531,13 @@ export interface components {
                 idHeader?: string | null;
             } | null;
             outboundSecret?: string | null;
+            alertChannelIds?: string[] | null;
+            autoPause?: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
+            deadThreshold?: number | null;
+            deadWindowMinutes?: number;
         };
         UpdateEndpointInput: {
             name?: string;
@@ -509,6 +570,13 @@ export interface components {
                 idHeader?: string | null;
             } | null;
             outboundSecret?: string | null;
+            alertChannelIds?: string[] | null;
+            autoPause?: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
+            deadThreshold?: number | null;
+            deadWindowMinutes?: number;
         };
         RotateSecretInput: {
             secret?: string;
@@ -539,6 +607,13 @@ export interface components {
             /** @default 15000 */
             timeoutMs?: number;
             outboundSecret?: string | null;
+            alertChannelIds?: string[] | null;
+            autoPause?: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
+            deadThreshold?: number | null;
+            deadWindowMinutes?: number;
         };
         UpdateDestinationInput: {
             name?: string;
@@ -557,6 +632,13 @@ export interface components {
             retryBaseSeconds?: number;
             timeoutMs?: number;
             outboundSecret?: string | null;
+            alertChannelIds?: string[] | null;
+            autoPause?: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
+            deadThreshold?: number | null;
+            deadWindowMinutes?: number;
         };
         PullInput: {
             /** @default 10 */
@@ -590,6 +672,10 @@ export interface components {
         UpdateOrganizationInput: {
             name?: string;
             retentionDays?: number;
+            digest?: {
+                hourUtc: number;
+                recipients?: string[] | null;
+            } | null;
         };
         ChangeMemberRoleInput: {
             /** @enum {string} */
@@ -599,6 +685,18 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "owner" | "admin" | "viewer";
+        };
+        CreateAlertChannelInput: {
+            name: string;
+            /** @enum {string} */
+            type: "email" | "slack" | "webhook" | "pagerduty";
+            target: string;
+        };
+        UpdateAlertChannelInput: {
+            name?: string;
+            /** @enum {string} */
+            type?: "email" | "slack" | "webhook" | "pagerduty";
+            target?: string;
         };
         OpenApiDocument: {
             [key: string]: unknown;
@@ -622,6 +720,17 @@ export interface components {
             toleranceSeconds: number;
             alertPendingAgeSeconds: number | null;
             alertEmail: string | null;
+            /** @description The alert channels (ach_…) its incidents are told on; empty: the default mail (a destination: its endpoint's) */
+            alertChannelIds: string[];
+            /** @description Dead-delivery alert: an incident once this many went dead within deadWindowMinutes; null: none */
+            deadThreshold: number | null;
+            /** @description null when deadThreshold is */
+            deadWindowMinutes: number | null;
+            /** @description The circuit breaker: paused once every attempt for `minutes` failed, and at least consecutiveFailures in a row; null: off */
+            autoPause: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
             genericHmac: {
                 header: string;
                 /** @enum {string} */
@@ -657,6 +766,17 @@ export interface components {
             toleranceSeconds: number;
             alertPendingAgeSeconds: number | null;
             alertEmail: string | null;
+            /** @description The alert channels (ach_…) its incidents are told on; empty: the default mail (a destination: its endpoint's) */
+            alertChannelIds: string[];
+            /** @description Dead-delivery alert: an incident once this many went dead within deadWindowMinutes; null: none */
+            deadThreshold: number | null;
+            /** @description null when deadThreshold is */
+            deadWindowMinutes: number | null;
+            /** @description The circuit breaker: paused once every attempt for `minutes` failed, and at least consecutiveFailures in a row; null: off */
+            autoPause: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
             genericHmac: {
                 header: string;
                 /** @enum {string} */
@@ -739,6 +859,27 @@ export interface components {
             retryBaseSeconds: number;
             timeoutMs: number;
             signsOutbound: boolean;
+            /** @description The alert channels (ach_…) its incidents are told on; empty: the default mail (a destination: its endpoint's) */
+            alertChannelIds: string[];
+            /** @description Dead-delivery alert: an incident once this many went dead within deadWindowMinutes; null: none */
+            deadThreshold: number | null;
+            /** @description null when deadThreshold is */
+            deadWindowMinutes: number | null;
+            /** @description The circuit breaker: paused once every attempt for `minutes` failed, and at least consecutiveFailures in a row; null: off */
+            autoPause: {
+                consecutiveFailures: number;
+                minutes: number;
+            } | null;
+            /** @description While the circuit breaker holds it paused: since when, after how many failed attempts in a row, failing since when */
+            autoPaused: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC
+                 */
+                at: string;
+                consecutiveFailures: number;
+                failingSince: string | null;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -871,6 +1012,12 @@ export interface components {
             id: string;
             name: string;
             retentionDays: number;
+            /** @description The daily digest mail; null: off */
+            digest: {
+                hourUtc: number;
+                /** @description null: the organization's owners, as they are on the day */
+                recipients: string[] | null;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC
@@ -906,6 +1053,56 @@ export interface components {
         InvitationList: {
             data: components["schemas"]["Invitation"][];
             nextCursor: string | null;
+        };
+        AlertChannelList: {
+            data: components["schemas"]["AlertChannel"][];
+            nextCursor: string | null;
+        };
+        CreatedAlertChannel: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "email" | "slack" | "webhook" | "pagerduty";
+            /** @description The address or URL; a Slack URL or a PagerDuty routing key only by its end */
+            target: string;
+            /** @description An email channel whose address has not been confirmed yet: its alerts go to the owners meanwhile */
+            awaitingConfirmation: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updatedAt: string;
+            /** @description A webhook channel's signing secret (whsec_…), shown this once */
+            secret?: string;
+        };
+        AlertChannel: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "email" | "slack" | "webhook" | "pagerduty";
+            /** @description The address or URL; a Slack URL or a PagerDuty routing key only by its end */
+            target: string;
+            /** @description An email channel whose address has not been confirmed yet: its alerts go to the owners meanwhile */
+            awaitingConfirmation: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updatedAt: string;
+        };
+        AlertChannelTest: {
+            /** @description The test notification's id (ntf_…) */
+            id: string;
         };
         AuditEntryList: {
             data: {
@@ -3938,10 +4135,522 @@ export interface operations {
             };
         };
     };
+    listAlertChannels: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200, default 50 */
+                limit?: number;
+                /** @description The nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of alert channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertChannelList"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAlertChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertChannelInput"];
+            };
+        };
+        responses: {
+            /** @description The channel; a webhook channel's `secret` (shown this once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAlertChannel"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the present state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlertChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert channel's id (ach_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertChannel"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAlertChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert channel's id (ach_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlertChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert channel's id (ach_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertChannelInput"];
+            };
+        };
+        responses: {
+            /** @description The channel as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertChannel"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAlertChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The alert channel's id (ach_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertChannelTest"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
-                action?: "endpoint.created" | "endpoint.updated" | "endpoint.deleted" | "endpoint.secret_rotated" | "destination.created" | "destination.updated" | "destination.deleted" | "delivery.replayed" | "delivery.buried" | "deliveries.replayed" | "deliveries.buried" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.invitation_withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "organization.updated";
+                action?: "endpoint.created" | "endpoint.updated" | "endpoint.deleted" | "endpoint.secret_rotated" | "destination.created" | "destination.updated" | "destination.deleted" | "alert_channel.created" | "alert_channel.updated" | "alert_channel.deleted" | "delivery.replayed" | "delivery.buried" | "deliveries.replayed" | "deliveries.buried" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.invitation_withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "organization.updated";
                 actorType?: "user" | "api_key" | "system";
                 actorId?: string;
                 since?: string;

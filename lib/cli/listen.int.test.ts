@@ -18,6 +18,7 @@ import { startNextServer, type RunningServer } from "@/test/next-server";
 import { buildStandaloneCli } from "./build-standalone";
 
 const database = useTestDatabase();
+process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true"; // the endpoint made in this process: its unused default destination is local
 const children = new Set<ChildProcess>();
 let server: RunningServer;
 let local: Destination;
@@ -163,6 +164,24 @@ describe("inbox listen", () => {
     expect(await second.exited).toBe(0);
     const [kept] = await getSql()`select paused from destinations where endpoint_id = ${endpoint.id} and type = 'pull' and deleted_at is null`;
     expect(kept!.paused).toBe(true);
+  });
+
+  it("reconnects by itself when the server restarts, and forwards what came meanwhile", { timeout: 240_000 }, async () => {
+    const endpoint = await endpointWithSecret("Restarted");
+    local.setHandler(verifyingHandler(endpoint.secret, () => false));
+    const listener = startListen(endpoint.id);
+    await until("the listener opened its destination", () => listener.lines.some((line) => line.startsWith("Forwarding")), 30_000);
+    const before = await send(endpoint, 3);
+    await until("delivered before the restart", async () => (await statusesOf(before)).filter((row) => row.status === "delivered").length === 3, 60_000);
+    const port = Number(new URL(server.url).port);
+    await server.stop();
+    await until("the listener saw the server go", () => listener.lines.some((line) => / pulling failed \(/.test(line)), 60_000);
+    server = await startNextServer({ databaseUrl: database.url(), port, env: { INBOX_ALLOW_PRIVATE_DESTINATIONS: "true" } });
+    const after = await send(endpoint, 3, 3);
+    await until("delivered after the restart", async () => (await statusesOf(after)).filter((row) => row.status === "delivered").length === 3, 90_000);
+    expect(listener.lines.some((line) => /  reconnected$/.test(line))).toBe(true);
+    listener.child.kill("SIGINT");
+    expect(await listener.exited).toBe(0);
   });
 
   it("works as one standalone file that needs only Node", { timeout: 240_000 }, async () => {

@@ -1,6 +1,7 @@
 // Every /api/v1 operation: method, path, what it takes (the zod schemas the routes validate with) and what it answers
-// (./response-schemas.ts). lib/openapi/operations.test.ts holds it to app/api/v1's route files.
+// (./response-schemas.ts). lib/openapi/openapi-document.test.ts holds it to app/api/v1's route files.
 import { z } from "zod";
+import { CreateAlertChannelInput, UpdateAlertChannelInput } from "@/lib/alerts/alert-channel-input";
 import { AuditLogFilter } from "@/lib/audit/audit-log-filter";
 import { BulkFilter } from "@/lib/delivery/bulk-selection";
 import { DeliveryFilter } from "@/lib/delivery/delivery-filter";
@@ -24,6 +25,8 @@ const Destination = named("Destination", out.Destination);
 const Member = named("Member", out.Member);
 const Organization = named("Organization", out.Organization);
 const Counted = named("Count", out.Counted);
+const AlertChannel = named("AlertChannel", out.AlertChannel);
+const alertChannelId = { id: "The alert channel's id (ach_…)" };
 const OneDelivery = named("OneDeliveryInput", oneDeliveryInput);
 const Filter = named("DeliveryBulkFilter", BulkFilter);
 const list = (name: string, item: z.ZodType) => named(`${name}List`, out.page(item));
@@ -108,7 +111,7 @@ export const OPERATIONS: Operation[] = [
 
   { method: "get", path: "/organization", operationId: "getOrganization", tag: "Organization", summary: "The key's organization",
     responses: { 200: { description: "The organization", body: Organization } } },
-  { method: "patch", path: "/organization", operationId: "updateOrganization", tag: "Organization", summary: "Rename it, or change its retention",
+  { method: "patch", path: "/organization", operationId: "updateOrganization", tag: "Organization", summary: "Rename it, change its retention, or set its daily digest (null: off)",
     body: named("UpdateOrganizationInput", UpdateOrganizationInput), responses: { 200: { description: "The organization as changed", body: Organization } } },
   { method: "get", path: "/members", operationId: "listMembers", tag: "Organization", summary: "Who is in the organization, oldest first (one page)",
     responses: { 200: { description: "Every member", body: list("Member", out.Member) } } },
@@ -124,6 +127,25 @@ export const OPERATIONS: Operation[] = [
     responses: { 200: { description: "Every pending invitation", body: list("Invitation", out.Invitation) } } },
   { method: "delete", path: "/invitations/{id}", operationId: "withdrawInvitation", tag: "Organization", summary: "Withdraw a pending invitation: its link stops working",
     params: { id: "The invitation's id (inv_…)" }, errors: [404], responses: { 204: { description: "Withdrawn" } } },
+  { method: "get", path: "/alert-channels", operationId: "listAlertChannels", tag: "Alerts", summary: "List the organization's alert channels, newest first",
+    query: PageQuery, responses: { 200: { description: "A page of alert channels", body: list("AlertChannel", out.AlertChannel) } } },
+  { method: "post", path: "/alert-channels", operationId: "createAlertChannel", tag: "Alerts",
+    summary: "Add an alert channel (an email address is confirmed first; URLs pass the destinations' SSRF rules)",
+    body: named("CreateAlertChannelInput", CreateAlertChannelInput), errors: [409],
+    responses: { 201: { description: "The channel; a webhook channel's `secret` (shown this once)", body: named("CreatedAlertChannel", out.CreatedAlertChannel) } } },
+  { method: "get", path: "/alert-channels/{id}", operationId: "getAlertChannel", tag: "Alerts", summary: "Get an alert channel",
+    params: alertChannelId, errors: [404], responses: { 200: { description: "The channel", body: AlertChannel } } },
+  { method: "patch", path: "/alert-channels/{id}", operationId: "updateAlertChannel", tag: "Alerts",
+    summary: "Rename a channel or change its target (never its type, nor a webhook's secret)",
+    params: alertChannelId, body: named("UpdateAlertChannelInput", UpdateAlertChannelInput), errors: [404],
+    responses: { 200: { description: "The channel as changed", body: AlertChannel } } },
+  { method: "delete", path: "/alert-channels/{id}", operationId: "deleteAlertChannel", tag: "Alerts",
+    summary: "Delete a channel; endpoints and destinations stop naming it", params: alertChannelId, errors: [404],
+    responses: { 204: { description: "Deleted" } } },
+  { method: "post", path: "/alert-channels/{id}/test", operationId: "testAlertChannel", tag: "Alerts",
+    summary: "Send a test notification on the channel (recorded and retried like an incident's)", params: alertChannelId, errors: [404],
+    responses: { 202: { description: "Queued", body: named("AlertChannelTest", out.AlertChannelTest) } } },
+
   { method: "get", path: "/audit-log", operationId: "listAuditLog", tag: "Audit log", summary: "The organization's audit log, newest first",
     query: AuditLogFilter.extend(PageQuery.shape), responses: { 200: { description: "A page of entries", body: list("AuditEntry", out.AuditEntry) } } },
 ];

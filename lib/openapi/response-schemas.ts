@@ -2,7 +2,7 @@
 // the OpenAPI document's response schemas. Strict objects: a field a presenter adds without a word here fails the
 // REST tests (test/api-response-check.ts), so the document cannot drift from the answers.
 import { z } from "zod";
-import { DELIVERY_STATUSES, DESTINATION_TYPES } from "@/db/schema";
+import { ALERT_CHANNEL_TYPES, DELIVERY_STATUSES, DESTINATION_TYPES } from "@/db/schema";
 import { ROLES } from "@/lib/access/roles";
 import { ACTOR_TYPES } from "@/lib/audit/audit-actions";
 import { PROVIDERS } from "@/lib/signatures";
@@ -24,6 +24,14 @@ const GenericHmac = z.strictObject({
   idHeader: z.string().nullish(),
 });
 
+const alertChannelIds = z.array(z.string()).describe("The alert channels (ach_…) its incidents are told on; empty: the default mail (a destination: its endpoint's)");
+const deadThreshold = z.number().int().nullable().describe("Dead-delivery alert: an incident once this many went dead within deadWindowMinutes; null: none");
+const deadWindowMinutes = z.number().int().nullable().describe("null when deadThreshold is");
+const AutoPause = z
+  .strictObject({ consecutiveFailures: z.number().int(), minutes: z.number().int() })
+  .nullable()
+  .describe("The circuit breaker: paused once every attempt for `minutes` failed, and at least consecutiveFailures in a row; null: off");
+
 /** presentEndpoint: its destination fields are its default destination's; secrets never. */
 export const Endpoint = z.strictObject({
   id: z.string(),
@@ -39,6 +47,10 @@ export const Endpoint = z.strictObject({
   toleranceSeconds: z.number().int(),
   alertPendingAgeSeconds: z.number().int().nullable(),
   alertEmail: z.string().nullable(),
+  alertChannelIds,
+  deadThreshold,
+  deadWindowMinutes,
+  autoPause: AutoPause,
   genericHmac: GenericHmac.nullable(),
   hasSecret: z.boolean(),
   hasVerifyToken: z.boolean(),
@@ -92,6 +104,14 @@ export const Destination = z.strictObject({
   retryBaseSeconds: z.number().int(),
   timeoutMs: z.number().int(),
   signsOutbound: z.boolean(),
+  alertChannelIds,
+  deadThreshold,
+  deadWindowMinutes,
+  autoPause: AutoPause,
+  autoPaused: z
+    .strictObject({ at: time, consecutiveFailures: count, failingSince: nullableTime })
+    .nullable()
+    .describe("While the circuit breaker holds it paused: since when, after how many failed attempts in a row, failing since when"),
   createdAt: time,
 });
 
@@ -149,7 +169,19 @@ export const Replayed = z.strictObject({ id: z.string(), status: z.enum(["pendin
 export const Buried = z.strictObject({ id: z.string(), status: z.literal("dead") });
 export const Counted = z.strictObject({ count });
 
-export const Organization = z.strictObject({ id: z.string(), name: z.string(), retentionDays: z.number().int(), createdAt: time });
+export const Organization = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  retentionDays: z.number().int(),
+  digest: z
+    .strictObject({
+      hourUtc: z.number().int().min(0).max(23),
+      recipients: z.array(z.string()).nullable().describe("null: the organization's owners, as they are on the day"),
+    })
+    .nullable()
+    .describe("The daily digest mail; null: off"),
+  createdAt: time,
+});
 
 export const Member = z.strictObject({ userId: z.string(), email: z.string(), role: z.enum(ROLES), joinedAt: time });
 
@@ -165,6 +197,22 @@ export const AuditEntry = z.strictObject({
   details: z.record(z.string(), z.unknown()),
   ip: z.string().nullable(),
 });
+
+/** presentAlertChannel: a Slack URL or a routing key only masked; a webhook channel's secret never (but at creation). */
+export const AlertChannel = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(ALERT_CHANNEL_TYPES),
+  target: z.string().describe("The address or URL; a Slack URL or a PagerDuty routing key only by its end"),
+  awaitingConfirmation: z.boolean().describe("An email channel whose address has not been confirmed yet: its alerts go to the owners meanwhile"),
+  createdAt: time,
+  updatedAt: time,
+});
+
+/** POST /alert-channels: the channel, and a webhook channel's signing secret (returned this once). */
+export const CreatedAlertChannel = AlertChannel.extend({ secret: z.string().optional().describe("A webhook channel's signing secret (whsec_…), shown this once") });
+
+export const AlertChannelTest = z.strictObject({ id: z.string().describe("The test notification's id (ntf_…)") });
 
 /** A list: `{data, nextCursor}`; nextCursor null on the last page. */
 export function page<T extends z.ZodType>(item: T) {
