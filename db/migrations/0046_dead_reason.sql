@@ -53,3 +53,35 @@ SELECT endpoint_id, destination_id, 'buried_by_receipt', date_trunc('minute', re
 GROUP BY 1, 2, 3, 4
 ORDER BY 2, 3, 4
 ON CONFLICT (destination_id, event, minute) DO UPDATE SET count = delivery_counts_by_minute.count + excluded.count;
+--> statement-breakpoint
+-- Quarantine rows say which event is which (#47): the event type and external id a refused request claims, read
+-- at refusal without the secret (lib/signatures identifyRequest) and kept in the clear beside the sealed request:
+-- neither is a secret, and never a header or the body. Unverified: shown, never trusted.
+ALTER TABLE "quarantined_requests" ADD COLUMN "event_type" text;--> statement-breakpoint
+ALTER TABLE "quarantined_requests" ADD COLUMN "external_id" text;--> statement-breakpoint
+DROP FUNCTION "quarantine_request"(text, text, text, text, text, integer, bytea, bigint, integer, bigint);--> statement-breakpoint
+-- As migration 0015's, with the claimed event type and external id.
+CREATE FUNCTION "quarantine_request"(
+	p_id text, p_endpoint_id text, p_organization_id text, p_reason text, p_source_ip text, p_size_bytes integer,
+	p_sealed bytea, p_not_kept bigint, p_max_rows integer, p_max_bytes bigint, p_event_type text, p_external_id text
+) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	v_seq bigint;
+	v_end bigint;
+	v_keep_from bigint;
+BEGIN
+	INSERT INTO quarantine_heads AS h (endpoint_id, organization_id, last_seq, stream_bytes, not_kept)
+	VALUES (p_endpoint_id, p_organization_id, 1, octet_length(p_sealed), p_not_kept)
+	ON CONFLICT (endpoint_id) DO UPDATE
+		SET last_seq = h.last_seq + 1, stream_bytes = h.stream_bytes + octet_length(p_sealed), not_kept = h.not_kept + p_not_kept
+	RETURNING last_seq, stream_bytes INTO v_seq, v_end;
+	INSERT INTO quarantined_requests (endpoint_id, seq, id, organization_id, reason, source_ip, size_bytes, stream_offset, sealed, event_type, external_id)
+	VALUES (p_endpoint_id, v_seq, p_id, p_organization_id, p_reason, p_source_ip, p_size_bytes, v_end - octet_length(p_sealed), p_sealed, p_event_type, p_external_id);
+	-- The oldest row whose bytes all lie within the newest p_max_bytes of the stream.
+	SELECT q.seq INTO v_keep_from FROM quarantined_requests q
+	WHERE q.endpoint_id = p_endpoint_id AND q.stream_offset >= v_end - p_max_bytes
+	ORDER BY q.seq LIMIT 1;
+	DELETE FROM quarantined_requests q
+	WHERE q.endpoint_id = p_endpoint_id AND q.seq < greatest(coalesce(v_keep_from, v_seq + 1), v_seq - p_max_rows + 1);
+	RETURN v_seq;
+END $$;
