@@ -11,12 +11,12 @@ test("after an error the form keeps every field, and the endpoint is created wit
   await expect(provider.locator("option").first()).toHaveText("Standard Webhooks");
   await expect(provider.locator("option[value=generic-hmac]")).toHaveText("Generic HMAC");
 
-  await test.step("GitHub without a secret: a sentence naming GitHub, the provider kept", async () => {
+  await test.step("GitHub with a bad destination: a sentence, the provider kept", async () => {
     await page.getByLabel("Name").fill("GitHub pushes");
     await provider.selectOption({ label: "GitHub" });
-    await page.getByLabel("Destination URL").fill("http://127.0.0.1:9/hook");
+    await page.getByLabel("Destination URL").fill("ftp://127.0.0.1:9/hook");
     await page.getByRole("button", { name: "Create endpoint" }).click();
-    await expect(page.locator("form [role=alert]")).toHaveText("GitHub endpoints need the signing secret GitHub shows you in its webhook settings.");
+    await expect(page.locator("form [role=alert]")).toHaveText("Destination URL must use http or https.");
     await expect(provider).toHaveValue("github");
     await expect(page.getByLabel("Name")).toHaveValue("GitHub pushes");
     await expect(page.getByText(/Repository or organization Settings → Webhooks/)).toBeVisible();
@@ -24,7 +24,6 @@ test("after an error the form keeps every field, and the endpoint is created wit
 
   await test.step("Generic HMAC with a bad destination: every field comes back, the secret too", async () => {
     await provider.selectOption("generic-hmac");
-    await page.getByLabel("Destination URL").fill("ftp://127.0.0.1:9/hook");
     await page.getByLabel("Shared secret").fill("an-hmac-secret");
     await page.getByLabel("Signature header").fill("x-hub-signature");
     await page.getByLabel("Algorithm").selectOption("sha1");

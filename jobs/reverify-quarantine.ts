@@ -4,13 +4,12 @@
 // holding the old secret in their cache refused meanwhile. Bounded: a quarantine holds at most
 // QUARANTINE_MAX_REQUESTS rows, read 100 at a time.
 import { createCtx } from "@/lib/context";
+import { REVERIFY_SECOND_PASS_MS } from "@/lib/endpoints/rotate-endpoint-secret";
 import { NotFoundError } from "@/lib/errors";
 import { enqueue } from "@/lib/queue/enqueue";
 import { jobSpec, registeredTask } from "@/lib/queue/job-registry";
 import { reverifyQuarantined } from "@/lib/quarantine/reverify-quarantined";
 
-/** Past the ingest endpoint cache (5 s) of every web process, and a refused request's quarantine write. */
-const SECOND_PASS_DELAY_MS = 15_000;
 
 export const reverifyQuarantineTask = registeredTask("reverify-quarantine", async ({ organizationId, endpointId, again }) => {
   const ctx = createCtx(organizationId, { type: "system" });
@@ -20,5 +19,5 @@ export const reverifyQuarantineTask = registeredTask("reverify-quarantine", asyn
     if (error instanceof NotFoundError) return; // deleted since: its quarantine went with it
     throw error;
   }
-  if (!again) await enqueue(ctx.db, [jobSpec("reverify-quarantine", { organizationId, endpointId, again: true }, { runAt: new Date(Date.now() + SECOND_PASS_DELAY_MS) })]);
+  if (!again) await enqueue(ctx.db, [jobSpec("reverify-quarantine", { organizationId, endpointId, again: true }, { runAt: new Date(Date.now() + REVERIFY_SECOND_PASS_MS) })]);
 });

@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 
 type Action = (state: BulkState, form: FormData) => Promise<BulkState>;
-type Filter = Partial<Record<"endpointId" | "destinationId" | "status" | "eventType" | "since" | "until", string>>;
+type Filter = Partial<Record<"endpointId" | "destinationId" | "status" | "eventType" | "since" | "until" | "q", string>>;
 
 const VERB: Record<BulkKind, { preview: string; confirm: (n: number) => string; done: (n: number) => string }> = {
   replay: { preview: "Replay all matching…", confirm: (n) => `Replay ${n} ${n === 1 ? "delivery" : "deliveries"}`, done: (n) => `Replayed ${n} ${n === 1 ? "delivery" : "deliveries"}: they are pending again.` },
@@ -14,23 +14,15 @@ const VERB: Record<BulkKind, { preview: string; confirm: (n: number) => string; 
 };
 
 /** Bulk replay / bury by filter: the first click counts (a dry run), the second acts. */
-export function BulkActions({ action, filter, searching }: { action: Action; filter: Filter; searching: boolean }) {
+export function BulkActions({ action, filter }: { action: Action; filter: Filter }) {
   const [state, formAction, pending] = useActionState(action, {});
   const [dismissed, setDismissed] = useState<BulkState | null>(null);
   const preview = state.ok && !state.done && state !== dismissed ? state : null;
-  if (searching) {
-    return (
-      <p className="text-sm text-slate-600">
-        Bulk replay and bury act on a filter (endpoint, destination, status, event type, time range), not on search text, so they would
-        reach deliveries this search hides. Clear the search to use them.
-      </p>
-    );
-  }
   return (
     <form action={formAction} aria-label="Bulk actions" className="space-y-3">
       {Object.entries(filter).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
       <p className="text-xs text-slate-500">
-        Acts on every delivery the filter above names (endpoint, destination, status, event type, time range), on every page. Replay skips
+        Acts on every delivery the filter above names (endpoint, destination, status, event type, time range{filter.q ? ", and the search" : ""}), on every page. Replay skips
         deliveries with an attempt in flight; bury skips dead and delivered ones.
       </p>
       {state.error ? <Alert>{state.error}</Alert> : null}

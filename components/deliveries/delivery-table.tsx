@@ -29,7 +29,7 @@ export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: 
         <tbody className={stacked.body}>
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-testid="delivery-row" data-delivery-id={delivery.id} className={stacked.row}>
-              <td className={`${cell} max-md:order-1`}><StatusBadge status={delivery.status} /></td>
+              <td className={`${cell} max-md:order-1`}><StatusBadge status={delivery.status} deadReason={delivery.deadReason} /></td>
               <td className={`${cell} font-mono text-xs break-all max-md:order-3 max-md:col-span-2`}>{delivery.eventType ?? <span className="text-slate-500">no event type</span>}</td>
               <td className={`${cell} font-mono text-xs max-md:order-4 max-md:col-span-2 md:max-w-48`}>
                 <Link href={`/deliveries/${delivery.id}`} prefetch={false} className="block truncate text-indigo-700 hover:underline" title={delivery.externalId}>{delivery.externalId}</Link>

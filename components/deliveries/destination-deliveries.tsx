@@ -39,7 +39,7 @@ export function DestinationDeliveries({ delivery, action, now }: { delivery: Del
             return (
               <tr key={row.destinationId} data-testid="delivery-destination" data-destination-id={row.destinationId} className={stacked.row}>
                 <td className={`${cell} font-medium break-all max-md:order-1`} data-testid="delivery-destination-name">{name}</td>
-                <td className={`${cell} max-md:order-2 max-md:text-right`}><StatusBadge status={row.status} /></td>
+                <td className={`${cell} max-md:order-2 max-md:text-right`}><StatusBadge status={row.status} deadReason={row.deadReason} /></td>
                 <td className={`${cell} tabular-nums max-md:order-3 md:text-right`}>
                   <CellLabel>Attempts</CellLabel>{row.attemptCount}{row.lastStatusCode === null ? "" : ` (last: HTTP ${row.lastStatusCode})`}
                 </td>

@@ -8,10 +8,20 @@ const STYLES: Record<string, { label: string; className: string }> = {
   filtered: { label: "Filtered", className: "bg-slate-50 text-slate-700 ring-slate-300" },
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  const style = STYLES[status] ?? { label: status, className: "bg-slate-50 text-slate-700 ring-slate-300" };
+/** Why a dead delivery is dead, in words (API.md `deadReason`). */
+export const DEAD_REASON_TEXT: Record<string, string> = {
+  exhausted: "Failed: its attempts were used up",
+  rejected: "Failed: the destination refused it as final",
+  buried: "Buried by a person or API key; nothing failed",
+};
+
+// Buried is not failed: a buried delivery is told apart from a failed one by word and colour.
+const BURIED = { label: "Buried", className: "bg-slate-100 text-slate-800 ring-slate-400" };
+
+export function StatusBadge({ status, deadReason }: { status: string; deadReason?: string | null }) {
+  const style = (status === "dead" && deadReason === "buried" ? BURIED : STYLES[status]) ?? { label: status, className: "bg-slate-50 text-slate-700 ring-slate-300" };
   return (
-    <span data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>
+    <span data-status={status} data-dead-reason={status === "dead" ? (deadReason ?? undefined) : undefined} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>
       {style.label}
     </span>
   );

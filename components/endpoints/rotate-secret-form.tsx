@@ -11,18 +11,37 @@ type Action = (state: RotateSecretState, form: FormData) => Promise<RotateSecret
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
-/** New secret now, old one valid for a grace period; a generated secret is shown once, here. */
-export function RotateSecretForm({ action, endpointId, generates, providerName }: { action: Action; endpointId: string; generates: boolean; providerName: string }) {
+const requests = (n: number) => `${n} quarantined ${n === 1 ? "request" : "requests"}`;
+
+/** What the new secret re-admitted from the quarantine. */
+function Readmitted({ count, duplicates }: { count: number; duplicates: number }) {
+  return (
+    <p className="text-sm text-slate-700" data-testid="readmitted">
+      {count === 0
+        ? "Nothing in the quarantine verifies with it."
+        : `${requests(count)} verified with it and became deliveries${duplicates ? ` (${duplicates} already received, not stored twice)` : ""}.`}
+    </p>
+  );
+}
+
+/**
+ * New secret now, old one valid for a grace period; a generated secret is shown once, here. `awaiting`: the
+ * endpoint was created without the secret its provider issues, and this sets it.
+ */
+export function RotateSecretForm({ action, endpointId, generates, providerName, awaiting = false }: { action: Action; endpointId: string; generates: boolean; providerName: string; awaiting?: boolean }) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form action={formAction} aria-label="Rotate signing secret" className="space-y-3">
+    <form action={formAction} aria-label={awaiting ? "Set signing secret" : "Rotate signing secret"} className="space-y-3">
       <input type="hidden" name="id" value={endpointId} />
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.ok ? (
         <div className="space-y-2">
           <Alert tone="success">
-            Secret rotated. The previous secret keeps verifying until {utc(state.previousSecretValidUntil!)}; switch your sender before then.
+            {state.previousSecretValidUntil
+              ? `Secret rotated. The previous secret keeps verifying until ${utc(state.previousSecretValidUntil)}; switch your sender before then.`
+              : "Signing secret set: requests signed with it are delivered from now on."}
           </Alert>
+          <Readmitted count={state.readmitted ?? 0} duplicates={state.duplicates ?? 0} />
           {state.secret ? (
             <div>
               <div className="text-sm font-medium text-slate-700">New signing secret — shown once, copy it now</div>
@@ -34,15 +53,15 @@ export function RotateSecretForm({ action, endpointId, generates, providerName }
       <div className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
           <Field
-            label={generates ? "New secret (optional)" : `New secret from ${providerName}`}
+            label={generates ? "New secret (optional)" : awaiting ? `Signing secret from ${providerName}` : `New secret from ${providerName}`}
             name="secret"
             type="password"
             autoComplete="off"
             required={!generates}
-            hint={generates ? "Leave empty to generate one." : `Roll the secret at ${providerName} first, then paste the new one.`}
+            hint={generates ? "Leave empty to generate one." : awaiting ? `The secret ${providerName} shows for this ingest URL; what it signed meanwhile is delivered.` : `Roll the secret at ${providerName} first, then paste the new one.`}
           />
         </div>
-        <Button type="submit" variant="secondary" disabled={pending}>Rotate signing secret</Button>
+        <Button type="submit" variant={awaiting ? "primary" : "secondary"} disabled={pending}>{awaiting ? "Set signing secret" : "Rotate signing secret"}</Button>
       </div>
     </form>
   );

@@ -9,13 +9,13 @@ const hours = (overrides: Record<number, Counts> = {}) =>
 
 const endpoint = (changes: Partial<EndpointOverview>): EndpointOverview => ({
   id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, oldestPendingAgeSeconds: 0,
-  overThreshold: false, last24h: { received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 }, hourly: hours(), ...changes,
+  overThreshold: false, last24h: { received: 0, delivered: 0, dead: 0, buried: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 }, hourly: hours(), ...changes,
 });
 
 describe("the overview table says in words what its colours say", () => {
   it("marks an oldest pending age over the threshold in red and in text", () => {
     const html = renderToStaticMarkup(EndpointOverviewTable({
-      endpoints: [endpoint({ pending: 3, oldestPendingAgeSeconds: 725, overThreshold: true, last24h: { received: 10, delivered: 6, dead: 1, waiting: 3, successRate: 6 / 7, refused: 2, filtered: 0 }, hourly: hours({ 0: { received: 10, delivered: 6, dead: 1, retrying: 2 } }) })],
+      endpoints: [endpoint({ pending: 3, oldestPendingAgeSeconds: 725, overThreshold: true, last24h: { received: 10, delivered: 6, dead: 1, buried: 0, waiting: 3, successRate: 6 / 7, refused: 2, filtered: 0 }, hourly: hours({ 0: { received: 10, delivered: 6, dead: 1, retrying: 2 } }) })],
     }));
     expect(html).toContain('data-over-threshold="true"');
     expect(html).toContain("text-red-700");
@@ -31,7 +31,7 @@ describe("the overview table says in words what its colours say", () => {
 
   it("says how many requests no destination took, apart from those received", () => {
     const html = renderToStaticMarkup(EndpointOverviewTable({
-      endpoints: [endpoint({ last24h: { received: 4, delivered: 4, dead: 0, waiting: 0, successRate: 1, refused: 0, filtered: 3 } })],
+      endpoints: [endpoint({ last24h: { received: 4, delivered: 4, dead: 0, buried: 0, waiting: 0, successRate: 1, refused: 0, filtered: 3 } })],
     }));
     expect(html).toContain('data-testid="filtered-count">3 filtered<');
   });

@@ -65,7 +65,10 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
                 {endpoint.last24h.filtered > 0 ? <span className="block text-xs text-slate-600" data-testid="filtered-count">{endpoint.last24h.filtered} filtered</span> : null}
               </td>
               <td className={number}><CellLabel>Delivered (24 h)</CellLabel>{endpoint.last24h.delivered}</td>
-              <td className={`${number} ${endpoint.last24h.dead ? "text-red-700" : ""}`}><CellLabel>Dead (24 h)</CellLabel><span data-testid="dead-count">{endpoint.last24h.dead}</span></td>
+              <td className={`${number} ${endpoint.last24h.dead ? "text-red-700" : ""}`}><CellLabel>Dead (24 h)</CellLabel><span data-testid="dead-count">{endpoint.last24h.dead}</span>
+                {/* Buried by a person or key: dead, but nothing failed; not in the count above nor the success rate. */}
+                {endpoint.last24h.buried > 0 ? <span className="block text-xs text-slate-600" data-testid="buried-count">{endpoint.last24h.buried} buried</span> : null}
+              </td>
               <td className={number}><CellLabel>Success rate (24 h)</CellLabel><span data-testid="success-rate">{percent(endpoint.last24h.successRate)}</span></td>
               <td className={`${number} ${endpoint.last24h.refused ? "text-amber-800" : ""}`}><CellLabel>Refused (24 h)</CellLabel><span data-testid="refused-count">{endpoint.last24h.refused}</span></td>
               <td className={`${stacked.cell} py-3 max-md:col-span-2`}><HourlyChart hours={endpoint.hourly} label={endpoint.name} /></td>

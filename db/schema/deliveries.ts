@@ -24,6 +24,9 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 
 export const DELIVERY_STATUSES = ["pending", "delivering", "delivered", "dead", "filtered"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** Why a delivery is dead (API.md): its attempts used up, a status the destination means as final, or buried by a person or key. */
+export const DEAD_REASONS = ["exhausted", "rejected", "buried"] as const;
+export type DeadReason = (typeof DEAD_REASONS)[number];
 
 /**
  * Storage layout (db/migrations/0027_delivery_partitions.sql; drizzle-kit does not model partitions, so
@@ -62,6 +65,8 @@ export const deliveries = pgTable(
     autoAttemptCount: integer().notNull().default(0),
     lastStatusCode: smallint(),
     lastError: text(),
+    /** Why it is `dead` (DEAD_REASONS), set by the statement that made it so; null otherwise, and on rows dead before migration 0046. */
+    deadReason: text({ enum: DEAD_REASONS }),
     nextAttemptAt: tstz(),
     deliveredAt: tstz(),
     updatedAt: tstz().notNull().defaultNow(),

@@ -40,6 +40,9 @@ export const quarantinedRequests = pgTable(
     sourceIp: text(),
     /** Size of the body as received. */
     sizeBytes: integer().notNull(),
+    /** The event type and external id the request claims, read without the secret (lib/signatures identifyRequest): shown, never trusted. */
+    eventType: text(),
+    externalId: text(),
     /** Where this row's sealed bytes start in the endpoint's stream (quarantine_heads.stream_bytes). */
     streamOffset: bigint({ mode: "number" }).notNull(),
     /** Method, provider URL, headers and body, sealed with AES-256-GCM (lib/quarantine/sealed-request.ts). */

@@ -19,9 +19,9 @@ const base = { name: "Orders", provider: "none", destinationUrl: "http://127.0.0
 
 describe("a refused form reads as a sentence in the form's words", () => {
   it("drops the API's field prefix from a hand-written message and names the provider as people know it", () => {
-    const error = refusal(() => resolveSecret("stripe", undefined));
+    const error = refusal(() => resolveSecret("discord", "not-a-key"));
     expect(error.message).toMatch(/^secret: /); // REST still names its field
-    expect(formMessage(error)).toBe("Stripe endpoints need the signing secret Stripe shows you in its webhook settings.");
+    expect(formMessage(error)).toBe("A Discord public key is the 64 hex characters shown under General Information → Public Key.");
   });
 
   it("puts the form's label where the message named the API's field", () => {

@@ -6,17 +6,24 @@ import { deliveries, endpoints, type DeliveryStatus } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import { NotFoundError } from "@/lib/errors";
 import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
+import { bulkSearchWhere } from "@/lib/search/search-deliveries";
+import { searchGate } from "@/lib/search/search-gate";
 import { parseInput } from "@/lib/validation";
+import { z } from "zod";
 import { DeliveryFilter, deliveryFilterWhere } from "./delivery-filter";
 
-/** Strict: a misspelt field must not silently widen a bulk action to every delivery. */
-export const BulkFilter = DeliveryFilter.strict();
+/** Strict: a misspelt field must not silently widen a bulk action to every delivery. `q`: as the list's search. */
+export const BulkFilter = DeliveryFilter.extend({ q: z.string().trim().min(1, "q must not be empty.").max(1000).optional() }).strict();
+export type BulkFilter = z.infer<typeof BulkFilter>;
 
 /** Rows per transaction: each chunk's changes and its jobs commit together. */
 export const BULK_CHUNK = 1000;
 
-/** The filter as parsed (what the audit entry shows) and the rows it selects. */
-export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: DeliveryStatus[]): Promise<{ filter: DeliveryFilter; where: SQL }> {
+/**
+ * The filter as parsed (what the audit entry shows), the rows it selects, and how to run the work on them: with a
+ * search q, in the organization's turn with its searches (lib/search/search-gate.ts), as it tests bodies.
+ */
+export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: DeliveryStatus[]): Promise<{ filter: BulkFilter; where: SQL; inTurn: <T>(work: () => Promise<T>) => Promise<T> }> {
   const filter = parseInput(BulkFilter, rawFilter ?? {});
   if (filter.endpointId) {
     const [endpoint] = await ctx.db
@@ -30,8 +37,13 @@ export async function bulkSelection(ctx: Ctx, rawFilter: unknown, skipStatuses: 
   const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [clock] = await ctx.db.execute<{ now: string }>(sql`select now()::text as now`);
   const cutoff = sql`${clock!.now}::timestamptz`;
-  const where = and(deliveryFilterWhere(ctx.organizationId, idFloor, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, cutoff))!;
-  return { filter, where };
+  const where = and(
+    deliveryFilterWhere(ctx.organizationId, idFloor, filter), notInArray(deliveries.status, skipStatuses), lte(deliveries.receivedAt, cutoff),
+    filter.q ? bulkSearchWhere(filter.q, idFloor) : undefined,
+  )!;
+  const q = filter.q;
+  const inTurn = <T>(work: () => Promise<T>) => (q ? searchGate().run(ctx.organizationId, work) : work());
+  return { filter, where, inTurn };
 }
 
 export async function countSelection(ctx: Ctx, where: SQL): Promise<number> {

@@ -8,7 +8,7 @@ import { BURY } from "./sql/bury";
 import { logger } from "@/lib/logging/logger";
 
 /**
- * Buries every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
+ * Buries every delivery the filter names ({endpointId?, destinationId?, status?, eventType?, q?, since?, until?},
  * received before now) that is not dead yet, cancelling their scheduled attempts; each chunk's
  * rows and job removals commit together. `dryRun` only counts (and records nothing). `keepDelivered`
  * leaves delivered ones alone too (the dashboard's "Bury all matching…"); the REST call buries what
@@ -18,9 +18,9 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
   const keepDelivered = input.keepDelivered ?? false;
   // A filtered row went to no destination: nothing to bury.
   const skipped: DeliveryStatus[] = keepDelivered ? ["dead", "delivered", "filtered"] : ["dead", "filtered"];
-  const { filter, where } = await bulkSelection(ctx, input.filter, skipped);
-  if (input.dryRun) return { count: await countSelection(ctx, where) };
-  const buried = await changeInChunks(ctx, {
+  const { filter, where, inTurn } = await bulkSelection(ctx, input.filter, skipped);
+  if (input.dryRun) return { count: await inTurn(() => countSelection(ctx, where)) };
+  const buried = await inTurn(() => changeInChunks(ctx, {
     action: "deliveries.buried",
     filter,
     pages: selectionPages(ctx, where),
@@ -29,7 +29,7 @@ export async function buryDeliveries({ ctx, input }: { ctx: Ctx; input: { filter
       await removeJobs(tx.db, rows.map((row) => deliverJobKey(row.id)));
       return rows.length;
     },
-  });
+  }));
   logger.info({ organizationId: ctx.organizationId }, `[deliveries] bulk bury of ${buried} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: buried };
 }

@@ -8,7 +8,7 @@ import { withTransaction, type Ctx } from "@/lib/context";
 import { deliverJobKey } from "@/lib/queue/job-registry";
 import { removeJobs } from "@/lib/queue/queue-tables";
 import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
-import { BURY } from "./sql/bury";
+import { BURIED_PREFIX, BURY } from "./sql/bury";
 
 /** Waiting deliveries buried per transaction: each commits its rows and its job removals together. */
 export const END_DESTINATION_BATCH_SIZE = 500;
@@ -21,8 +21,6 @@ export const DELETED_DESTINATION_GRACE_SECONDS = 60;
 /** How soon to look again while an attempt at one of its deliveries is in flight. */
 const IN_FLIGHT_RECHECK_MS = 5_000;
 
-/** The start of BURY's last_error (lib/delivery/sql/bury.ts); the dead-delivery alert leaves out what begins so. */
-const BURIED_PREFIX = "buried on request";
 const BURIED_WHY = `${BURIED_PREFIX}: its destination was deleted`;
 
 export type EndDestinationOutcome =

@@ -7,7 +7,7 @@ import { noAttemptInFlight, REPLAY } from "./sql/replay";
 import { logger } from "@/lib/logging/logger";
 
 /**
- * Replays every delivery the filter names ({endpointId?, status?, eventType?, since?, until?},
+ * Replays every delivery the filter names ({endpointId?, destinationId?, status?, eventType?, q?, since?, until?},
  * received before now), except those with an attempt in flight. Each chunk's rows and replay jobs
  * commit together; replay jobs run after fresh deliveries (priority lane), so a bulk replay does
  * not delay new traffic. `dryRun` only counts (and records nothing).
@@ -16,8 +16,8 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
   // A filtered row is routed again by a replay of its own delivery, not in bulk (replay-delivery.ts).
   const selection = await bulkSelection(ctx, input.filter, ["delivering", "filtered"]);
   const where = and(selection.where, noAttemptInFlight)!;
-  if (input.dryRun) return { count: await countSelection(ctx, where) };
-  const replayed = await changeInChunks(ctx, {
+  if (input.dryRun) return { count: await selection.inTurn(() => countSelection(ctx, where)) };
+  const replayed = await selection.inTurn(() => changeInChunks(ctx, {
     action: "deliveries.replayed",
     filter: selection.filter,
     pages: selectionPages(ctx, where),
@@ -28,7 +28,7 @@ export async function replayDeliveries({ ctx, input }: { ctx: Ctx; input: { filt
       await enqueue(tx.db, rows.map((row) => deliverJobSpec({ deliveryId: row.id, destinationId: row.destination_id, trigger: "replay", unkeyed: true })));
       return rows.length;
     },
-  });
+  }));
   logger.info({ organizationId: ctx.organizationId }, `[deliveries] bulk replay of ${replayed} deliveries in ${ctx.organizationId} (${ctx.actor.type})`);
   return { count: replayed };
 }

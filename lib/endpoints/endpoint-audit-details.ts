@@ -9,7 +9,7 @@ import { readProviderSettings } from "./provider-settings";
 export function auditedSettings(row: EndpointRow): Record<string, unknown> {
   const {
     id: _id, ingestUrl: _ingestUrl, createdAt: _createdAt, previousSecretValidUntil: _validUntil,
-    hasSecret: _hasSecret, hasVerifyToken: _hasVerifyToken, signsOutbound: _signsOutbound, ...settings
+    hasSecret: _hasSecret, awaitingSecret: _awaitingSecret, hasVerifyToken: _hasVerifyToken, signsOutbound: _signsOutbound, ...settings
   } = presentEndpoint(row);
   return settings;
 }

@@ -9,7 +9,8 @@ import { generateWebhookSecret } from "./generate-secret";
 /**
  * Decides the secret an endpoint will verify with: the one given, a generated whsec_ for
  * Standard Webhooks/svix, none for `none`; refuses what cannot verify (a public key that does not
- * parse, for the providers that store one).
+ * parse, for the providers that store one). A provider that issues its own secret (Stripe, GitHub…) may be
+ * given none yet: the endpoint awaits it (API.md), refusing and quarantining what arrives until it is set.
  */
 export function resolveSecret(provider: Provider, given: string | undefined, hasStored = false): { secret: string | null; generated: boolean } {
   if (provider === "none") return { secret: null, generated: false };
@@ -20,8 +21,7 @@ export function resolveSecret(provider: Provider, given: string | undefined, has
   }
   if (hasStored) return { secret: null, generated: false };
   if (GENERATES_SECRET.has(provider)) return { secret: generateWebhookSecret(), generated: true };
-  const name = providerName(provider);
-  throw new ValidationError(`secret: ${name} endpoints need the signing secret ${name} shows you in its webhook settings.`);
+  return { secret: null, generated: false };
 }
 
 export function assertProviderSettings(provider: Provider, genericHmac: GenericHmacConfig | null | undefined, verifyToken?: string | null): void {

@@ -38,14 +38,15 @@ describe("POST /api/v1/endpoints", () => {
     expect(row!.secret_encrypted).not.toContain(res.body.secret.slice(6));
   });
 
-  it("requires the provider's secret for stripe and never echoes a given secret", async () => {
+  it("creates a stripe endpoint awaiting its secret when none is given, and never echoes a given secret", async () => {
+    // Awaiting its secret (API.md): lib/quarantine/awaiting-secret-api.int.test.ts follows what arrives meanwhile.
     const missing = await create(acme.apiKey, { name: "Stripe", provider: "stripe", destinationUrl: "http://127.0.0.1:9/" });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error.code).toBe("validation_error");
-    expect(missing.body.error.message).toMatch(/secret/);
+    expect(missing.status).toBe(201);
+    expect(missing.body).toMatchObject({ awaitingSecret: true });
     const ok = await create(acme.apiKey, { name: "Stripe", provider: "stripe", secret: "whsec_stripe_given", destinationUrl: "http://127.0.0.1:9/" });
     expect(ok.status).toBe(201);
     expect(JSON.stringify(ok.body)).not.toContain("whsec_stripe_given");
+    expect(ok.body.awaitingSecret).toBe(false);
   });
 
   it("answers 400 with a clear message for bad input", async () => {

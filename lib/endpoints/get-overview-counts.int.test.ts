@@ -38,7 +38,7 @@ describe("the overview counts receipts from the per-minute counts", () => {
       from generate_series(0, 2999) g`;
     await insertDelivery(org.organizationId, endpoint.id, "dead", ago(5), 4);
     await getSql()`analyze deliveries`;
-    const expected = { received: 3001, delivered: 3000, dead: 1, waiting: 0, successRate: 3000 / 3001, refused: 0, filtered: 0 };
+    const expected = { received: 3001, delivered: 3000, dead: 1, buried: 0, waiting: 0, successRate: 3000 / 3001, refused: 0, filtered: 0 };
     for (const when of ["not folded yet", "folded"]) {
       if (when === "folded") await rollUpDeliveryCounters();
       const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
@@ -76,7 +76,7 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
       const read = await countingReads(org.ctx, "deliveries", (ctx) => getOverview({ ctx, input: { now: NOW } }));
       const [down] = read.result.endpoints;
       expect(read.entries, when).toBeLessThan(50); // the backlog's first entry, not 3,000 open deliveries
-      expect(down!.last24h, when).toEqual({ received: 3000, delivered: 0, dead: 30, waiting: 2970, successRate: 0, refused: 0, filtered: 0 });
+      expect(down!.last24h, when).toEqual({ received: 3000, delivered: 0, dead: 30, buried: 0, waiting: 2970, successRate: 0, refused: 0, filtered: 0 });
       expect(down!.hourly, when).toEqual(hours);
     }
   });

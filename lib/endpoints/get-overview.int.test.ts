@@ -9,6 +9,7 @@ import { createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
 import { insertDelivery } from "@/test/overview-deliveries";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
+import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { replayDelivery } from "@/lib/delivery/replay-delivery";
 import { getOverview } from "./get-overview";
 
@@ -43,7 +44,7 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     expect(endpoints).toHaveLength(1);
     const orders = endpoints[0]!;
     expect(orders).toMatchObject({ id, name: "Orders", paused: false, pending: 4, oldestPendingAgeSeconds: 2 * 86_400, overThreshold: true, alertPendingAgeSeconds: 600 });
-    expect(orders.last24h).toEqual({ received: 7, delivered: 3, dead: 1, waiting: 3, successRate: 3 / 4, refused: 0, filtered: 0 });
+    expect(orders.last24h).toEqual({ received: 7, delivered: 3, dead: 1, buried: 0, waiting: 3, successRate: 3 / 4, refused: 0, filtered: 0 });
     expect(orders.hourly).toHaveLength(24);
     expect(orders.hourly.map((h) => h.hoursAgo)).toEqual(Array.from({ length: 24 }, (_, i) => 23 - i));
     const at = (hoursAgo: number) => orders.hourly.find((h) => h.hoursAgo === hoursAgo)!;
@@ -64,7 +65,7 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     const [b, q] = endpoints;
     expect(b).toMatchObject({ pending: 1, oldestPendingAgeSeconds: 60, overThreshold: false });
     expect(q).toMatchObject({ paused: true, pending: 0, oldestPendingAgeSeconds: 0, overThreshold: false });
-    expect(q!.last24h).toEqual({ received: 0, delivered: 0, dead: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 });
+    expect(q!.last24h).toEqual({ received: 0, delivered: 0, dead: 0, buried: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 });
     expect(q!.hourly.every((h) => h.received === 0 && h.delivered === 0 && h.dead === 0 && h.retrying === 0)).toBe(true);
   });
 
@@ -92,6 +93,27 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     const [replays] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
     expect(replays!.last24h).toMatchObject({ received: 4, delivered: 1, dead: 1, waiting: 2, successRate: 0.5 });
     expect(replays!.hourly.find((h) => h.hoursAgo === 0)).toEqual({ hoursAgo: 0, received: 4, delivered: 1, dead: 1, retrying: 1 });
+  });
+
+  it("counts a buried delivery apart: not dead, not in the success rate, and again as before once replayed", async () => {
+    const org = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Buried" });
+    await insertDelivery(org.organizationId, endpoint.id, "delivered", ago(600), 1);
+    await insertDelivery(org.organizationId, endpoint.id, "dead", ago(500), 3); // failed
+    await insertDelivery(org.organizationId, endpoint.id, "pending", ago(400), 0);
+    await insertDelivery(org.organizationId, endpoint.id, "pending", ago(300), 0);
+    const [first, second] = await getSql()<{ id: string }[]>`select id from deliveries where endpoint_id = ${endpoint.id} and status = 'pending' order by received_at`;
+    await buryDelivery({ ctx: org.ctx, input: { id: first!.id } });
+    await buryDelivery({ ctx: org.ctx, input: { id: second!.id } });
+    for (const when of ["not folded yet", "folded"]) {
+      if (when === "folded") await rollUpDeliveryCounters();
+      const [buried] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
+      expect(buried!.last24h, when).toMatchObject({ received: 4, delivered: 1, dead: 1, buried: 2, waiting: 0, successRate: 0.5 });
+      expect(buried!.hourly.find((h) => h.hoursAgo === 0), when).toEqual({ hoursAgo: 0, received: 4, delivered: 1, dead: 1, retrying: 0 });
+    }
+    await replayDelivery({ ctx: org.ctx, input: { id: first!.id } });
+    const [after] = (await getOverview({ ctx: org.ctx, input: { now: NOW } })).endpoints;
+    expect(after!.last24h).toMatchObject({ received: 4, delivered: 1, dead: 1, buried: 1, waiting: 1, successRate: 0.5 });
   });
 
   it("counts each endpoint's refused requests of the window", async () => {

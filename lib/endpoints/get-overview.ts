@@ -16,8 +16,9 @@
 //      850-980 ms a call).
 // The window is minutes, as the counts keep them: the 1,440 up to now's, hour 0 the newest 60, a delivery in
 // the hour of its received_at's minute. Every figure of the window is about the deliveries received in it, as
-// they stand now; the success rate is delivered ÷ settled (delivered + dead), so what still waits (a replay
-// included) moves it not.
+// they stand now; dead is what failed (attempts used up, or refused by the destination), buried apart (migration
+// 0046: buried_by_receipt, a part of dead_by_receipt); the success rate is delivered ÷ (delivered + failed), so
+// what still waits (a replay included) or was buried moves it not.
 // Refused requests come from the bounded log of rejected_requests (lib/ingest/record-rejection.ts).
 // Counting all statuses from the rows of the last 24 h instead reads one table page per row or so
 // (bodies make rows large): ~7,000 pages for a busy organization's day in bench/dashboard's data.
@@ -33,7 +34,7 @@ export interface HourBucket {
   received: number;
   /** Of those received in that hour: delivered by now. */
   delivered: number;
-  /** Of those received in that hour: dead by now. */
+  /** Of those received in that hour: failed by now (dead, not buried). */
   dead: number;
   /** Of those received in that hour: pending again after a failed attempt (of the series since the last replay). */
   retrying: number;
@@ -44,11 +45,13 @@ export interface WindowFigures {
   received: number;
   /** Of those: delivered by now. */
   delivered: number;
-  /** Of those: dead by now (given up, refused by the destination, or buried). */
+  /** Of those: failed by now (attempts used up, or refused by the destination): dead, not buried. */
   dead: number;
+  /** Of those: buried by a person or key (dead, but not failed). */
+  buried: number;
   /** Of those: pending or delivering now. */
   waiting: number;
-  /** delivered ÷ (delivered + dead); null when none has settled. */
+  /** delivered ÷ (delivered + dead), buried left out; null when none has settled. */
   successRate: number | null;
   /** Requests refused at the ingest URL (bad or missing signature, …) as its log keeps them: 10 per 10 s, the newest 100. */
   refused: number;
@@ -79,7 +82,7 @@ export interface Overview {
 }
 
 type BacklogRow = { id: string; name: string; provider: string; paused: boolean; alertPendingAgeSeconds: number | null; pending: string | number; oldestPendingAgeSeconds: string | number; refused: string | number };
-type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; dead: string | number; retrying: string | number; filtered: string | number };
+type HourRow = { endpointId: string; hoursAgo: number; received: string | number; open: string | number; dead: string | number; buried: string | number; retrying: string | number; filtered: string | number };
 
 /** `input.now` fixes the clock (tests); by default the server's. */
 export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now?: Date } }): Promise<Overview> {
@@ -105,12 +108,13 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
   const nowMinute = new Date(Math.floor(Date.parse(now) / 60_000) * 60_000).toISOString();
   const firstMinute = new Date(Date.parse(nowMinute) - (OVERVIEW_HOURS * 60 - 1) * 60_000).toISOString();
   const hoursAgo = (minute: SQL) => sql`floor(extract(epoch from ${nowMinute}::timestamptz - ${minute}) / 3600)::int`;
-  const receiptCounts = sql.raw(`'received', 'filtered', 'open_by_receipt', 'dead_by_receipt', 'retrying_by_receipt'`);
+  const receiptCounts = sql.raw(`'received', 'filtered', 'open_by_receipt', 'dead_by_receipt', 'buried_by_receipt', 'retrying_by_receipt'`);
   const hours = await ctx.db.execute<HourRow>(sql`
     select e.id as "endpointId", ${hoursAgo(sql`c.minute`)} as "hoursAgo",
       coalesce(sum(c.count) filter (where c.event = 'received'), 0) as "received",
       coalesce(sum(c.count) filter (where c.event = 'open_by_receipt'), 0) as "open",
       coalesce(sum(c.count) filter (where c.event = 'dead_by_receipt'), 0) as "dead",
+      coalesce(sum(c.count) filter (where c.event = 'buried_by_receipt'), 0) as "buried",
       coalesce(sum(c.count) filter (where c.event = 'retrying_by_receipt'), 0) as "retrying",
       coalesce(sum(c.count) filter (where c.event = 'filtered'), 0) as "filtered"
     from endpoints e cross join lateral (
@@ -136,17 +140,20 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
     endpoints: backlog.map((row) => {
       const rows = byEndpoint.get(row.id) ?? [];
       const hourly: HourBucket[] = Array.from({ length: OVERVIEW_HOURS }, (_, i) => ({ hoursAgo: OVERVIEW_HOURS - 1 - i, received: 0, delivered: 0, dead: 0, retrying: 0 }));
-      const totals = { received: 0, delivered: 0, dead: 0, waiting: 0, filtered: 0 };
+      const totals = { received: 0, delivered: 0, dead: 0, buried: 0, waiting: 0, filtered: 0 };
       for (const hour of rows) {
         const bucket = hourly[OVERVIEW_HOURS - 1 - Math.min(OVERVIEW_HOURS - 1, Math.max(0, hour.hoursAgo))]!;
         const [open, dead] = [Number(hour.open), Number(hour.dead)];
+        // Buried is a part of dead; never more of it than dead (a roll-up beside an upgrade, as below).
+        const buried = Math.min(dead, Math.max(0, Number(hour.buried)));
+        const failed = dead - buried;
         // Never fewer received than open and dead: a roll-up of older code running beside an upgrade drops
         // counts (minutes kept 2 hours before 0032; receipt minutes before 0034), and then delivered would come out negative.
         const received = Math.max(Number(hour.received), open + dead);
         const delivered = received - open - dead;
-        Object.assign(bucket, { received: bucket.received + received, delivered: bucket.delivered + delivered, dead: bucket.dead + dead, retrying: bucket.retrying + Number(hour.retrying) });
+        Object.assign(bucket, { received: bucket.received + received, delivered: bucket.delivered + delivered, dead: bucket.dead + failed, retrying: bucket.retrying + Number(hour.retrying) });
         Object.assign(totals, {
-          received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + dead, waiting: totals.waiting + open,
+          received: totals.received + received, delivered: totals.delivered + delivered, dead: totals.dead + failed, buried: totals.buried + buried, waiting: totals.waiting + open,
           filtered: totals.filtered + Number(hour.filtered),
         });
       }

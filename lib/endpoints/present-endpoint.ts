@@ -29,6 +29,8 @@ export function presentEndpoint(row: EndpointRow) {
     autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },
     genericHmac: readProviderSettings(row.provider, row.genericHmac).genericHmac,
     hasSecret: row.secretEncrypted !== null,
+    /** Created without the secret its provider issues: what arrives is refused and quarantined until it is set (API.md). */
+    awaitingSecret: row.provider !== "none" && row.secretEncrypted === null,
     hasVerifyToken: readProviderSettings(row.provider, row.genericHmac).verifyTokenEncrypted !== null,
     signsOutbound: row.outboundSecretEncrypted !== null,
     previousSecretValidUntil: row.previousSecretValidUntil?.toISOString() ?? null,

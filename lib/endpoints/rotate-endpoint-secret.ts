@@ -19,11 +19,16 @@ export const RotateSecretInput = z.strictObject({
   gracePeriodSeconds: z.number().int().min(0).max(7 * 86_400).default(86_400),
 });
 
+/** How long after a secret change the quarantine is re-verified again: past every web process's endpoint cache (5 s). */
+export const REVERIFY_SECOND_PASS_MS = 15_000;
+
 /**
  * New secret verifies at once; the previous one keeps verifying until previousSecretValidUntil. The
- * endpoint's quarantine is re-verified by a job queued with the change (jobs/reverify-quarantine.ts).
+ * endpoint's quarantine is re-verified by a job queued with the change (jobs/reverify-quarantine.ts); with
+ * `reverifyNow` the caller re-verifies it itself at once (the dashboard, to say what was re-admitted) and the
+ * job makes only its second pass.
  */
-export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { id: string; body: unknown } }) {
+export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { id: string; body: unknown; reverifyNow?: boolean } }) {
   const { secret: given, gracePeriodSeconds } = parseInput(RotateSecretInput, input.body ?? {});
   const current = await getEndpointRowOrThrow({ ctx, input });
   if (current.provider === "none") throw new ValidationError("An endpoint with provider none has no secret to rotate.");
@@ -40,7 +45,9 @@ export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { 
       })
       .where(and(eq(endpoints.id, current.id), eq(endpoints.organizationId, ctx.organizationId)));
     // With the new secret: quarantined requests signed with it are admitted (lib/quarantine).
-    await enqueue(tx.db, [jobSpec("reverify-quarantine", { organizationId: ctx.organizationId, endpointId: current.id })]);
+    await enqueue(tx.db, [input.reverifyNow
+      ? jobSpec("reverify-quarantine", { organizationId: ctx.organizationId, endpointId: current.id, again: true }, { runAt: new Date(Date.now() + REVERIFY_SECOND_PASS_MS) })
+      : jobSpec("reverify-quarantine", { organizationId: ctx.organizationId, endpointId: current.id })]);
     // Never the secret: only whether it was generated and how long the previous one keeps verifying.
     await recordAudit(tx, {
       action: "endpoint.secret_rotated",
@@ -49,5 +56,6 @@ export async function rotateEndpointSecret({ ctx, input }: { ctx: Ctx; input: { 
     });
   });
   forgetEndpoint(current.id);
-  return { ...(generated ? { secret: secret! } : {}), previousSecretValidUntil: previousSecretValidUntil.toISOString() };
+  // null: there was no previous secret (the endpoint awaited its first), so nothing keeps verifying.
+  return { ...(generated ? { secret: secret! } : {}), previousSecretValidUntil: current.secretEncrypted ? previousSecretValidUntil.toISOString() : null };
 }

@@ -7,7 +7,7 @@ import { ingestUrl } from "@/lib/endpoints/present-endpoint";
 import { NotFoundError, SignatureError, TooManyRequestsError, type DomainError } from "@/lib/errors";
 import { filterInputOf, lanesFor } from "@/lib/destinations/route-request";
 import { newId } from "@/lib/ids";
-import { verifySignature } from "@/lib/signatures";
+import { identifyRequest, verifySignature } from "@/lib/signatures";
 import type { HandshakeAnswer } from "@/lib/signatures/types";
 import { requireIngestEndpoint, type IngestEndpoint } from "@/lib/endpoints/endpoint-cache";
 import { ingestLimits } from "./ingest-limits";
@@ -60,6 +60,7 @@ export async function ingestDelivery(request: Request, endpointId: string): Prom
         // awaited so that a 401 means it is in the quarantine, or was only counted.
         await quarantineRequest(endpoint, {
           reason: error.code, sourceIp: clientAddress(request.headers), method: request.method, url: providerUrl(request, endpoint.id), headers, body,
+          claimed: identifyRequest(endpoint.provider, { headers, body }),
         });
       }
       throw error;

@@ -1,7 +1,7 @@
 // Folds delivery_counter_events (written by triggers on deliveries: deliveries stored and deleted, deliveries that
 // became delivered or dead, or stopped being so) into delivery_counters, so what /api/metrics reads stays small,
 // received and delivered into delivery_counts_by_minute for an endpoint's last-hour stats and the overview's
-// last 24 hours, and open, dead and retrying there by receipt minute for the overview's hours.
+// last 24 hours, and open, dead, buried and retrying there by receipt minute for the overview's hours.
 // One statement: the rows it deletes are exactly the ones it adds, and a concurrent run skips the rows this one
 // took. Events of endpoints deleted meanwhile are dropped.
 import type postgres from "postgres";
@@ -31,8 +31,8 @@ export async function rollUpDeliveryCounters({ sql = getSql() }: { sql?: postgre
       on conflict (destination_id, event, minute) do update set count = delivery_counts_by_minute.count + excluded.count
       returning destination_id, event, minute, count
     ), summed as (
-      -- retrying is the overview's, by receipt minute only (above).
-      select endpoint_id, organization_id, destination_id, event, attempts, sum(count) as count from moved where event <> 'retrying' group by 1, 2, 3, 4, 5
+      -- retrying and buried are the overview's, by receipt minute only (above).
+      select endpoint_id, organization_id, destination_id, event, attempts, sum(count) as count from moved where event not in ('retrying', 'buried') group by 1, 2, 3, 4, 5
     ), added as (
       insert into delivery_counters (endpoint_id, organization_id, destination_id, event, attempts, count)
       select s.endpoint_id, s.organization_id, s.destination_id, s.event, s.attempts, s.count from summed s

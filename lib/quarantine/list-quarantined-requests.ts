@@ -11,8 +11,13 @@ export interface QuarantinedRequestView {
   receivedAt: string;
   /** Why ingest refused it: invalid_signature, missing_signature or timestamp_out_of_tolerance. */
   reason: string;
+  /** The request's source address (API.md's `sourceAddress`); `sourceIp` as before. */
+  sourceAddress: string | null;
   sourceIp: string | null;
   sizeBytes: number;
+  /** The event type and external id it claims, when they could be read without the secret (never trusted). */
+  eventType?: string;
+  externalId?: string;
 }
 
 /** Opaque: base64url of the last row's position in the endpoint's quarantine. */
@@ -37,6 +42,7 @@ export async function listQuarantinedRequests({ ctx, input }: { ctx: Ctx; input:
     .select({
       seq: quarantinedRequests.seq, id: quarantinedRequests.id, endpointId: quarantinedRequests.endpointId, receivedAt: quarantinedRequests.receivedAt,
       reason: quarantinedRequests.reason, sourceIp: quarantinedRequests.sourceIp, sizeBytes: quarantinedRequests.sizeBytes,
+      eventType: quarantinedRequests.eventType, externalId: quarantinedRequests.externalId,
     })
     .from(quarantinedRequests)
     .where(and(
@@ -48,7 +54,9 @@ export async function listQuarantinedRequests({ ctx, input }: { ctx: Ctx; input:
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    data: page.map(({ seq: _seq, receivedAt, ...row }): QuarantinedRequestView => ({ ...row, receivedAt: receivedAt.toISOString() })),
+    data: page.map(({ seq: _seq, receivedAt, eventType, externalId, ...row }): QuarantinedRequestView => ({
+      ...row, sourceAddress: row.sourceIp, receivedAt: receivedAt.toISOString(), ...(eventType ? { eventType } : {}), ...(externalId ? { externalId } : {}),
+    })),
     nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.seq) : null,
   };
 }

@@ -4,6 +4,8 @@
 import { getSql } from "@/db";
 import { newId } from "@/lib/ids";
 import { describeErrorBriefly } from "@/lib/logging/describe-error";
+import { storableEventType } from "@/lib/delivery/storable-fields";
+import type { RequestIdentity } from "@/lib/signatures/types";
 import { quarantineGate } from "./quarantine-gate";
 import { sealRequest, type QuarantinedRequestContent } from "./sealed-request";
 import { logger } from "@/lib/logging/logger";
@@ -11,6 +13,8 @@ import { logger } from "@/lib/logging/logger";
 export interface RefusedRequest extends QuarantinedRequestContent {
   reason: string;
   sourceIp: string | null;
+  /** What the request claims to be (lib/signatures identifyRequest): kept in the clear, cut to what a delivery may hold. */
+  claimed?: RequestIdentity;
 }
 
 /** Resolves once the request is kept, or known not to be (over a rate, too big, or the write failed). */
@@ -26,7 +30,8 @@ export async function quarantineRequest(endpoint: { id: string; organizationId: 
       return false;
     }
     await getSql()`select quarantine_request(${newId("qr")}, ${endpoint.id}, ${endpoint.organizationId}, ${request.reason},
-      ${request.sourceIp}, ${request.body.length}, ${sealed}, ${pass.notKept}, ${maxRequests}, ${maxBytes})`;
+      ${request.sourceIp}, ${request.body.length}, ${sealed}, ${pass.notKept}, ${maxRequests}, ${maxBytes},
+      ${storableEventType(request.claimed?.eventType ?? null)}, ${storableEventType(request.claimed?.externalId ?? null)})`;
     return true;
   } catch (error) {
     gate.count(endpoint.id, pass.notKept + 1);

@@ -5,6 +5,7 @@ import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
 import { config } from "@/lib/config/config";
+import { REQUEST_ROW_SEPARATOR } from "@/lib/ids";
 import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
 import { bucketsAround, inBucketsOf, offClockIds, type SliceTimes } from "./search-buckets";
 
@@ -60,8 +61,8 @@ const payloadBody = sql`${deliveryPayloads.body}`;
  * row by row: an EXISTS without it may be planned as a "hashed SubPlan", one pass over every organization's
  * payloads before the first row (bench/dashboard: ~1 s a search on 300,000 deliveries; search-cost.int.test.ts).
  */
-const ownBodyContains = (q: string, idFloor: string) =>
-  sql`exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${deliveries.id}
+const ownBodyContains = (q: string, idFloor: string, payloadKey: SQL = sql`${deliveries.id}`) =>
+  sql`exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${payloadKey}
     and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyContains(q, payloadBody)} offset 0)`;
 
 /**
@@ -69,9 +70,18 @@ const ownBodyContains = (q: string, idFloor: string) =>
  * ASCII letters. Exact, cheap per row, no index. The body is fetched (by delivery_payloads' primary key) only
  * for rows whose external id and event type do not match.
  */
-function searchWhere(q: string, idFloor: string): SQL {
+function searchWhere(q: string, idFloor: string, payloadKey?: SQL): SQL {
   return sql`(lower(${deliveries.externalId}) = lower(${q}) or ${deliveries.eventType} ilike ${ilikePattern(q)}
-    or ${ownBodyContains(q, idFloor)})`;
+    or ${ownBodyContains(q, idFloor, payloadKey)})`;
+}
+
+/**
+ * The bulk replay's and bury's `q` (API.md "Deliveries": as the list's): every row of a request q matches, each
+ * destination's row with its request's body (the payload is the request's: lib/ids.ts). searchWhere's exact
+ * test, row by row: a bulk call reads its whole selection anyway. Run in the organization's turn (search-gate.ts).
+ */
+export function bulkSearchWhere(q: string, idFloor: string): SQL {
+  return searchWhere(q, idFloor, sql`split_part(${deliveries.id}, ${REQUEST_ROW_SEPARATOR}, 1)`);
 }
 
 /**

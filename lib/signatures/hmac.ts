@@ -65,7 +65,7 @@ export function noUsableSecret(): SignatureError {
 }
 
 /** The trimmed header value, or null when absent or empty. `name` may be in any case. */
-export function optionalHeader(input: VerifyInput, name: string): string | null {
+export function optionalHeader(input: Pick<VerifyInput, "headers">, name: string): string | null {
   return input.headers[name.toLowerCase()]?.trim() || null;
 }
 

@@ -31,7 +31,7 @@ import { typeform } from "@/lib/signatures/typeform";
 import { vercel } from "@/lib/signatures/vercel";
 import { woocommerce } from "@/lib/signatures/woocommerce";
 import { zoom } from "@/lib/signatures/zoom";
-import type { GetHandshakeInput, HandshakeAnswer, SignatureVerifier, VerifiedRequest, VerifyInput } from "@/lib/signatures/types";
+import type { GetHandshakeInput, HandshakeAnswer, IdentifyInput, RequestIdentity, SignatureVerifier, VerifiedRequest, VerifyInput } from "@/lib/signatures/types";
 
 export const verifiers = {
   "standard-webhooks": standardWebhooks,
@@ -78,6 +78,18 @@ function verifierFor(provider: Provider): SignatureVerifier {
 /** Verifies `input` under `provider`'s scheme. Throws SignatureError (401) when it does not prove its sender. */
 export function verifySignature(provider: Provider, input: VerifyInput): VerifiedRequest {
   return verifierFor(provider).verify(input);
+}
+
+/**
+ * The event id and type a request claims under `provider`'s scheme, read without the secret (a refused request's,
+ * for its quarantine row); nulls when the provider says nothing readable. Never throws: the request is untrusted.
+ */
+export function identifyRequest(provider: Provider, input: IdentifyInput): RequestIdentity {
+  try {
+    return verifierFor(provider).identify?.(input) ?? { externalId: null, eventType: null };
+  } catch {
+    return { externalId: null, eventType: null };
+  }
 }
 
 /** Answers `provider`'s GET handshake; null when it has none or this GET is not one (405). */

@@ -2,7 +2,15 @@
 // (or the webhook signing secret shown in the admin). No timestamp is signed. `X-Shopify-Event-Id`
 // names the event across retries; older deliveries only carry `X-Shopify-Webhook-Id`.
 import { hmac, optionalHeader, requireHeader, requireSignatureMatch } from "@/lib/signatures/hmac";
-import type { SignatureVerifier } from "@/lib/signatures/types";
+import type { IdentifyInput, RequestIdentity, SignatureVerifier } from "@/lib/signatures/types";
+
+/** The event id (else the webhook id) and the topic, in their headers. */
+function identify(input: IdentifyInput): RequestIdentity {
+  return {
+    externalId: optionalHeader(input, "x-shopify-event-id") ?? optionalHeader(input, "x-shopify-webhook-id"),
+    eventType: optionalHeader(input, "x-shopify-topic"),
+  };
+}
 
 export const shopify: SignatureVerifier = {
   displayName: "Shopify",
@@ -11,9 +19,7 @@ export const shopify: SignatureVerifier = {
   verify(input) {
     const received = requireHeader(input, "X-Shopify-Hmac-Sha256");
     requireSignatureMatch(input.secrets, [received], (secret) => hmac("sha256", secret, "base64", input.body));
-    return {
-      externalId: optionalHeader(input, "x-shopify-event-id") ?? optionalHeader(input, "x-shopify-webhook-id"),
-      eventType: optionalHeader(input, "x-shopify-topic"),
-    };
+    return identify(input);
   },
+  identify,
 };

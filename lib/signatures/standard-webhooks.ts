@@ -49,6 +49,9 @@ export function standardWebhooksVerifier(headerPrefix: "webhook" | "svix", guide
       requireFreshTimestamp(timestamp, input);
       return { externalId: id, eventType: stringField(readJsonObject(input.body), "type") };
     },
+    identify(input) {
+      return { externalId: input.headers[idHeader!]?.trim() || null, eventType: stringField(readJsonObject(input.body), "type") };
+    },
   };
 }
 

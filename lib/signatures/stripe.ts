@@ -3,9 +3,15 @@
 // a secret is being rolled; any one matching is enough. Other schemes (v0, the test-mode scheme) are ignored.
 import { readJsonObject, stringField } from "@/lib/signatures/json-body";
 import { verifyStripeScheme } from "@/lib/signatures/timestamped-hmac";
-import type { SignatureVerifier } from "@/lib/signatures/types";
+import type { IdentifyInput, RequestIdentity, SignatureVerifier } from "@/lib/signatures/types";
 
 const HEADER = "Stripe-Signature";
+
+/** The event's `id` and `type` in the JSON body. */
+function identify(input: IdentifyInput): RequestIdentity {
+  const event = readJsonObject(input.body);
+  return { externalId: stringField(event, "id"), eventType: stringField(event, "type") };
+}
 
 export const stripe: SignatureVerifier = {
   displayName: "Stripe",
@@ -13,7 +19,7 @@ export const stripe: SignatureVerifier = {
   setupHint: "Dashboard → Developers → Webhooks → Add endpoint with the ingest URL, then paste its signing secret (whsec_…).",
   verify(input) {
     verifyStripeScheme(input, HEADER);
-    const event = readJsonObject(input.body);
-    return { externalId: stringField(event, "id"), eventType: stringField(event, "type") };
+    return identify(input);
   },
+  identify,
 };

@@ -34,6 +34,15 @@ export interface VerifyInput {
   genericHmac?: GenericHmacConfig | null;
 }
 
+/** What identify reads: the headers and the body, no secret. */
+export type IdentifyInput = Pick<VerifyInput, "body" | "headers">;
+
+/** A request's event id (the dedupe key) and event type, as its provider names them. */
+export interface RequestIdentity {
+  externalId: string | null;
+  eventType: string | null;
+}
+
 /** What a provider handshake is answered with, instead of storing the request. */
 export type HandshakeAnswer =
   | { kind: "json"; body: unknown }
@@ -72,6 +81,11 @@ export interface SignatureVerifier {
   /** Present when the provider's GET handshake needs a per-endpoint verify token: what to do with it. */
   verifyTokenHint?: string;
   verify(input: VerifyInput): VerifiedRequest;
+  /**
+   * The event id and type the request claims, read as verify reads them but without checking the signature:
+   * what a quarantined request is shown as (never trusted, never a header or the body). Absent: nothing read.
+   */
+  identify?(input: IdentifyInput): RequestIdentity;
   /**
    * Answers a GET handshake, null when the GET is not one (405); throws SignatureError when it is one
    * this endpoint must refuse. Absent: GET is always 405.

@@ -2,6 +2,7 @@
 // what a destination receives, retries and their schedule, dead ends, replay and bury.
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { getSql } from "@/db";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture, until } from "@/test/delivery-fixtures";
 import { useDeliveryWorkerSuite } from "@/test/delivery-worker-suite";
@@ -11,6 +12,12 @@ import { replayDelivery } from "../replay-delivery";
 useTestDatabase();
 const suite = useDeliveryWorkerSuite();
 const { destination, read, settled, jobsFor } = suite;
+
+/** Why the row is dead, as stored by the statement that made it so (API.md `deadReason`). */
+async function storedDeadReason(id: string) {
+  const [row] = await getSql()<{ dead_reason: string | null }[]>`select dead_reason from deliveries where id = ${id}`;
+  return row!.dead_reason;
+}
 
 describe("hands the destination the byte-exact body and original headers, plus ours", () => {
   it("POSTs the stored bytes with the provider's headers, x-inbox-delivery-id and x-inbox-attempt", async () => {
@@ -105,6 +112,8 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
     expect(dead.attemptCount).toBe(1);
     expect(dead.lastStatusCode).toBe(400);
     expect(dead.lastError).toMatch(/^HTTP 400 Bad Request/);
+    expect(dead.deadReason).toBe("rejected");
+    expect(await storedDeadReason(id)).toBe("rejected");
     expect(dead.attempts[0]!.responseBody).toBe('{"error":"unknown field"}');
     expect(await jobsFor(id)).toBe(0);
 
@@ -116,6 +125,8 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
       [2, "replay", 200],
     ]);
     expect(dest.requests[1]!.headers["x-inbox-attempt"]).toBe("2");
+    expect(delivered.deadReason).toBeNull();
+    expect(await storedDeadReason(id)).toBeNull();
   });
 
   it("buries 410 Gone at once too", async () => {
@@ -125,7 +136,9 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
     });
     const endpoint = await createEndpointFixture(suite.org.ctx, dest.url);
     const { id } = await createDeliveryFixture({ ctx: suite.org.ctx, endpointId: endpoint.id });
-    expect((await settled(id, "dead")).lastError).toMatch(/^HTTP 410 Gone/);
+    const dead = await settled(id, "dead");
+    expect(dead.lastError).toMatch(/^HTTP 410 Gone/);
+    expect(dead.deadReason).toBe("rejected");
   });
 });
 
@@ -141,6 +154,8 @@ describe("gives up after maxAttempts", () => {
     expect(dead.attemptCount).toBe(2);
     expect(dead.nextAttemptAt).toBeNull();
     expect(dead.lastError).toBe("gave up after 2 attempts (maxAttempts 2); last: HTTP 500 Internal Server Error");
+    expect(dead.deadReason).toBe("exhausted");
+    expect(await storedDeadReason(id)).toBe("exhausted");
     expect(dest.requests).toHaveLength(2);
 
     await replayDelivery({ ctx: suite.org.ctx, input: { id } });
@@ -201,7 +216,8 @@ describe("bury stops scheduled retries", () => {
     expect(await buryDelivery({ ctx: suite.org.ctx, input: { id } })).toEqual({ id, status: "dead" });
     expect(await jobsFor(id)).toBe(0);
     const buried = await read(id);
-    expect(buried).toMatchObject({ status: "dead", nextAttemptAt: null, lastError: "buried on request; last error: HTTP 503 Service Unavailable" });
+    expect(buried).toMatchObject({ status: "dead", deadReason: "buried", nextAttemptAt: null, lastError: "buried on request; last error: HTTP 503 Service Unavailable" });
+    expect(await storedDeadReason(id)).toBe("buried");
     // Past the time the retry was due, nothing more reached the destination.
     await until("the retry's time to pass", () => Date.now() > Date.parse(waiting.nextAttemptAt!) + 1_500);
     expect(dest.requests).toHaveLength(1);

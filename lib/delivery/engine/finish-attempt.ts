@@ -5,6 +5,7 @@
 // waiting for a freed slot, handed on if there are (hand-on-slots.ts; destination-slots.ts: no lost wake-up).
 import type postgres from "postgres";
 import { getSql } from "@/db";
+import type { DeadReason } from "@/db/schema";
 import { batchIdBounds, idBoundsParams, splitOlder, weeksAfter } from "@/lib/storage/batch-id-range";
 import { floorOfDestinations, floorsOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { claimResult, type ClaimedAttempt, type ClaimResult, type ClaimRow } from "./claimed-attempt";
@@ -44,19 +45,20 @@ export interface Settlement {
 export function settle(attempt: Pick<ClaimedAttempt, "seriesNumber" | "maxAttempts" | "retryBaseSeconds">, outcome: Outcome, random: () => number = Math.random) {
   switch (outcome.kind) {
     case "delivered":
-      return { status: "delivered" as const, retryInMs: null, reason: null, uncount: 0 };
+      return { status: "delivered" as const, retryInMs: null, reason: null, uncount: 0, deadReason: null };
     case "dead":
-      return { status: "dead" as const, retryInMs: null, reason: outcome.reason, uncount: 0 };
+      // Final at the first answer (a 4xx, 410, or a destination that cannot be sent to): rejected, not retried.
+      return { status: "dead" as const, retryInMs: null, reason: outcome.reason, uncount: 0, deadReason: "rejected" as const };
     case "interrupted":
       // Our shutdown, not the destination's failure: again at once, and it does not count.
-      return { status: "pending" as const, retryInMs: 0, reason: outcome.reason, uncount: 1 };
+      return { status: "pending" as const, retryInMs: 0, reason: outcome.reason, uncount: 1, deadReason: null };
     case "retry": {
       if (attempt.seriesNumber >= attempt.maxAttempts) {
         const reason = `gave up after ${attempt.seriesNumber} attempt${attempt.seriesNumber === 1 ? "" : "s"} (maxAttempts ${attempt.maxAttempts}); last: ${outcome.reason}`;
-        return { status: "dead" as const, retryInMs: null, reason, uncount: 0 };
+        return { status: "dead" as const, retryInMs: null, reason, uncount: 0, deadReason: "exhausted" as const };
       }
       const delay = retryDelayMs({ retryBaseSeconds: attempt.retryBaseSeconds, retryNumber: attempt.seriesNumber, retryAfterMs: outcome.retryAfterMs, random });
-      return { status: "pending" as const, retryInMs: delay, reason: outcome.reason, uncount: 0 };
+      return { status: "pending" as const, retryInMs: delay, reason: outcome.reason, uncount: 0, deadReason: null };
     }
   }
 }
@@ -76,6 +78,8 @@ export interface AttemptEnd {
   error: string | null;
   status: Settlement["status"];
   reason: string | null;
+  /** Why it is dead, when `status` is (settle's); null or absent otherwise. */
+  deadReason?: DeadReason | null;
   retryInMs: number | null;
   uncount: number;
   slot: SlotFate;
@@ -137,7 +141,7 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
     ord, organization_id: e.organizationId, delivery_id: e.deliveryId, destination_id: e.destinationId, job_id: e.jobId,
     number: e.attemptNumber, trigger: e.trigger, started_at: e.startedAt.toISOString(), duration_ms: e.durationMs,
     status_code: e.statusCode, response_body: e.responseBody, error: e.error, status: e.status, reason: e.reason,
-    retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
+    dead_reason: e.deadReason ?? null, retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
   const destinationIds = [...new Set(ends.map((e) => e.destinationId))];
   const passingOn = [...new Set(ends.filter((e) => e.slot === "pass-on").map((e) => e.destinationId))];
@@ -185,7 +189,7 @@ export async function finishAttempt(input: {
     organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, destinationId: attempt.destinationId, jobId,
     attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,
     statusCode: send.result.kind === "response" ? send.result.statusCode : null, responseBody: send.responseBody,
-    error: outcome.kind === "delivered" ? null : end.reason, status: end.status, reason: end.reason,
+    error: outcome.kind === "delivered" ? null : end.reason, status: end.status, reason: end.reason, deadReason: end.deadReason,
     retryInMs: end.retryInMs, uncount: end.uncount, slot: input.slot,
   });
   // A chain that found nothing parked in the statement takes what the look after the commit found.

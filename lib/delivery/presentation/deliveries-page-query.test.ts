@@ -25,7 +25,7 @@ describe("the deliveries page reads the API's query parameters", () => {
     expect(query.error).toMatch(/status/);
   });
 
-  it("writes links with the same parameters, and bulk filters without search or cursor", () => {
+  it("writes links with the same parameters, and bulk filters with the search but no cursor", () => {
     expect(deliveriesHref({ status: "dead", q: "a b" }, { cursor: "c1" })).toBe("/deliveries?status=dead&q=a+b&cursor=c1");
     expect(deliveriesHref({ status: "dead" }, { status: "" })).toBe("/deliveries");
     const form = new FormData();
@@ -33,6 +33,6 @@ describe("the deliveries page reads the API's query parameters", () => {
     form.set("destinationId", "dst_1");
     form.set("status", "");
     form.set("q", "zebra");
-    expect(bulkFilterFromForm(form)).toEqual({ endpointId: "ep_1", destinationId: "dst_1" });
+    expect(bulkFilterFromForm(form)).toEqual({ endpointId: "ep_1", destinationId: "dst_1", q: "zebra" });
   });
 });

@@ -43,13 +43,13 @@ export function deliveriesHref(values: QueryValues, changes: QueryValues = {}): 
   return text ? `/deliveries?${text}` : "/deliveries";
 }
 
-/** The bulk actions' filter from their form's hidden fields (the REST API's bulk body; no q, no cursor). */
-export function bulkFilterFromForm(form: FormData): DeliveryFilter {
+/** The bulk actions' filter from their form's hidden fields (the REST API's bulk body, q included; no cursor). */
+export function bulkFilterFromForm(form: FormData): DeliveryFilter & { q?: string } {
   const filter: Record<string, string> = {};
-  // Every field the list filters on, destinationId too: a bulk action must never reach more than the list shows.
-  for (const name of ["endpointId", "destinationId", "status", "eventType", "since", "until"] as const) {
+  // Every field the list filters and searches on: a bulk action must never reach more than the list shows.
+  for (const name of ["endpointId", "destinationId", "status", "eventType", "since", "until", "q"] as const) {
     const value = form.get(name);
     if (typeof value === "string" && value.trim()) filter[name] = value.trim();
   }
-  return filter as DeliveryFilter;
+  return filter as DeliveryFilter & { q?: string };
 }

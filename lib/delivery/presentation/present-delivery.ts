@@ -1,5 +1,6 @@
-import type { attempts, deliveries, deliveryPayloads } from "@/db/schema";
+import type { attempts, DeadReason, deliveries, deliveryPayloads } from "@/db/schema";
 import { requestIdOf } from "@/lib/ids";
+import { BURIED_PREFIX } from "../sql/bury";
 
 type DeliveryRow = typeof deliveries.$inferSelect;
 type PayloadRow = Pick<typeof deliveryPayloads.$inferSelect, "headers" | "body">;
@@ -9,6 +10,17 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** How settled a status is: a request's status is its least settled row's (API.md "Destinations"). */
 const SETTLEDNESS: Record<DeliveryRow["status"], number> = { delivering: 0, pending: 1, dead: 2, delivered: 3, filtered: 4 };
+
+/**
+ * Why a row is dead (API.md `deadReason`), null when it is not. Rows dead before migration 0046 carry none: their
+ * last error tells, as BURY (sql/bury.ts) and the engine's settle (engine/finish-attempt.ts) wrote it.
+ */
+export function deadReasonOf(row: Pick<DeliveryRow, "status" | "deadReason" | "lastError">): DeadReason | null {
+  if (row.status !== "dead") return null;
+  if (row.deadReason) return row.deadReason;
+  if (row.lastError?.startsWith(BURIED_PREFIX)) return "buried";
+  return row.lastError?.startsWith("gave up after") ? "exhausted" : "rejected";
+}
 
 const latest = (dates: (Date | null)[]) => dates.reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
 const earliest = (dates: (Date | null)[]) => dates.reduce<Date | null>((a, b) => (b && (!a || b < a) ? b : a), null);
@@ -22,6 +34,7 @@ export function presentDestinationRow(row: DeliveryRow, name: string | undefined
     attemptCount: row.attemptCount,
     lastStatusCode: row.lastStatusCode,
     lastError: row.lastError,
+    deadReason: deadReasonOf(row),
     nextAttemptAt: iso(row.nextAttemptAt),
     deliveredAt: iso(row.deliveredAt),
   };
@@ -47,6 +60,8 @@ export function presentDeliverySummary(rows: readonly DeliveryRow[], names: Read
     attemptCount: routed.reduce((sum, row) => sum + row.attemptCount, 0),
     lastStatusCode: lastTried?.lastStatusCode ?? null,
     lastError: lastTried?.lastError ?? null,
+    // A request is dead when its least settled row is: what failed tells before what was buried.
+    deadReason: status === "dead" ? (routed.map(deadReasonOf).find((reason) => reason && reason !== "buried") ?? "buried") : null,
     nextAttemptAt: iso(earliest(routed.map((row) => row.nextAttemptAt))),
     deliveredAt: status === "delivered" ? iso(latest(routed.map((row) => row.deliveredAt))) : null,
     sizeBytes: first.sizeBytes,

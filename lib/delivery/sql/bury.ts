@@ -6,6 +6,9 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import { deliveries } from "@/db/schema";
 
+/** How BURY's last error begins: a dead row's only mark of a bury before dead_reason (migration 0046). */
+export const BURIED_PREFIX = "buried on request";
+
 /**
  * `keepDelivered` (the dashboard) leaves delivered deliveries alone too. Returns the deliveries buried: a
  * dead one, or one not of `organizationId`, is not.
@@ -19,8 +22,8 @@ export const BURY = (input: { organizationId: string; ids: string[]; keepDeliver
     order by id for update
   )
   update deliveries set
-    status = 'dead', next_attempt_at = null, parked_at = null,
-    last_error = 'buried on request' || coalesce('; last error: ' || deliveries.last_error, ''), updated_at = now()
+    status = 'dead', dead_reason = 'buried', next_attempt_at = null, parked_at = null,
+    last_error = ${BURIED_PREFIX} || coalesce('; last error: ' || deliveries.last_error, ''), updated_at = now()
   from locked
   -- The ids named again, so that the update reads only their weeks' partitions.
   where deliveries.id = locked.id and ${inArray(deliveries.id, input.ids)} and deliveries.organization_id = ${input.organizationId}

@@ -25,7 +25,7 @@ export const REPLAY = (input: { organizationId: string; ids: string[] }): SQL =>
   ),
   replayed as (
     update deliveries set
-      status = 'pending', auto_attempt_count = 0, next_attempt_at = null, delivered_at = null, parked_at = null,
+      status = 'pending', dead_reason = null, auto_attempt_count = 0, next_attempt_at = null, delivered_at = null, parked_at = null,
       claimed_by_job = null, lease_expires_at = null, updated_at = now(), pending_since = now()
     from locked
     -- The ids named again, so that the update reads only their weeks' partitions.

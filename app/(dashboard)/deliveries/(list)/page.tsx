@@ -35,7 +35,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
     }
   }
   const waiting = page.data.some((delivery) => delivery.status === "pending" || delivery.status === "delivering");
-  const { q: _q, cursor: _cursor, ...bulkFilter } = query.values;
+  const { cursor: _cursor, ...bulkFilter } = query.values;
   const endpointName = endpoints.find((endpoint) => endpoint.id === query.values.endpointId)?.name;
   const destinationName = destinations.find((destination) => destination.id === query.values.destinationId)?.name;
   return (
@@ -61,7 +61,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       </Card>
       {query.filter && can(ctx.actor, "change") ? (
         <Card title="Bulk actions">
-          <BulkActions key={JSON.stringify(bulkFilter)} action={bulkDeliveriesAction.bind(null, ctx.organizationId)} filter={bulkFilter} searching={Boolean(query.values.q)} />
+          <BulkActions key={JSON.stringify(bulkFilter)} action={bulkDeliveriesAction.bind(null, ctx.organizationId)} filter={bulkFilter} />
         </Card>
       ) : null}
     </>

@@ -6,7 +6,7 @@ import { DeliveryActions } from "@/components/deliveries/delivery-actions";
 import { DeliveryBody } from "@/components/deliveries/delivery-body";
 import { DestinationDeliveries } from "@/components/deliveries/destination-deliveries";
 import { RetryPlanView } from "@/components/deliveries/retry-plan";
-import { StatusBadge } from "@/components/deliveries/status-badge";
+import { DEAD_REASON_TEXT, StatusBadge } from "@/components/deliveries/status-badge";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -50,6 +50,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
     ["Last status code", delivery.lastStatusCode === null ? "—" : String(delivery.lastStatusCode)],
     ["Next attempt", delivery.nextAttemptAt ? <RelativeTime key="n" iso={delivery.nextAttemptAt} now={now} /> : "—"],
     ["Delivered", delivery.deliveredAt ? exactTime(delivery.deliveredAt) : "—"],
+    ...(delivery.deadReason ? [["Why dead", <span key="w" data-testid="dead-reason">{DEAD_REASON_TEXT[delivery.deadReason]}</span>] as [string, ReactNode]] : []),
   ];
   const waiting = delivery.status === "pending" || delivery.status === "delivering";
   const canChange = can(ctx.actor, "change");
@@ -60,7 +61,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
       <div className="flex flex-wrap items-center gap-3">
         <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="text-sm text-indigo-700 underline">← {endpoint.name} deliveries</Link>
         <h1 className="font-mono text-base font-semibold">{delivery.id}</h1>
-        <span data-testid="delivery-status"><StatusBadge status={delivery.status} /></span>
+        <span data-testid="delivery-status"><StatusBadge status={delivery.status} deadReason={delivery.deadReason} /></span>
         <div className="ml-auto"><AutoRefresh active={waiting} intervalMs={2000} /></div>
       </div>
       <Card title="Summary">

@@ -85,8 +85,15 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
           <p className="text-sm"><span className="text-slate-500">Provider:</span> <ProviderLabel provider={endpoint.provider} /></p>
           {endpoint.provider === "none" ? <Alert tone="warning">Unsafe: this endpoint does not verify signatures; anyone who knows the URL can send to it.</Alert> : null}
           {previousValid ? <p className="text-sm text-slate-600">The previous signing secret still verifies until {utc(previousValid)}.</p> : null}
+          {endpoint.awaitingSecret ? (
+            <div data-testid="awaiting-secret">
+              <Alert tone="warning">
+                {`Awaiting its signing secret. Add the ingest URL above at ${providerName(endpoint.provider)}, then paste the signing secret it shows${canChange ? " below" : ""}. Until then, what arrives is refused and kept in the quarantine; it is delivered once the secret is set.`}
+              </Alert>
+            </div>
+          ) : null}
           {endpoint.provider !== "none" && canChange ? (
-            <RotateSecretForm action={rotateSecretAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} />
+            <RotateSecretForm action={rotateSecretAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} generates={GENERATES_SECRET.has(endpoint.provider)} providerName={providerName(endpoint.provider)} awaiting={endpoint.awaitingSecret} />
           ) : null}
         </div>
       </Card>

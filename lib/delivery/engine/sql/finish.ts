@@ -18,7 +18,7 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, destination_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
-      response_body text, error text, status text, reason text, retry_in_ms int, uncount int, slot text)
+      response_body text, error text, status text, reason text, dead_reason text, retry_in_ms int, uncount int, slot text)
   ),
   cur as (
     select d.id, d.status, d.claimed_by_job from deliveries d
@@ -46,6 +46,8 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
       status = mine.status,
       last_status_code = mine.status_code,
       last_error = mine.reason,
+      -- Why it is dead (exhausted or rejected), null in any other state: a bury it outlived no longer holds.
+      dead_reason = case when mine.status = 'dead' then mine.dead_reason end,
       -- A retry is due by the database's clock, which every claim and sweep compares it with.
       next_attempt_at = case when mine.status = 'pending' then now() + make_interval(secs => mine.retry_in_ms / 1000.0) end,
       auto_attempt_count = d.auto_attempt_count - mine.uncount,
