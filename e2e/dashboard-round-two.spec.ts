@@ -84,6 +84,8 @@ test("endpoint views: the list shows destinations and health, pending told apart
   await page.goto(`/endpoints/${endpoint.id}`);
   await page.getByRole("button", { name: "Pause deliveries" }).click();
   await expect(page.getByTestId("endpoint-state")).toHaveText("Paused");
+  await page.reload();
+  await expect(page.getByTestId("destination-stats")).toContainText("1 held by a pause");
   await page.goto("/endpoints");
   await expect(item.getByTestId("pending-split")).toContainText("1 held by a pause");
   await expect(item.getByTestId("endpoint-destinations")).toContainText("(paused)");
