@@ -1,4 +1,4 @@
-// Every page at 1280 and 390 px wide: an axe-core pass (WCAG 2.1 A/AA rules: no serious or critical
+// Every dashboard page, with data, at 1280 and 390 px wide: an axe-core pass (WCAG 2.1 A/AA rules: no serious or critical
 // violation), a screenshot in e2e/artifacts/pages for review (not in CI), and at 390 px (issue #14 point 8) no
 // sideways scrolling, every list row's status and time on screen, and the navigation behind a menu
 // button. One signed-in page is shared by the tests below, which run in order.
@@ -23,7 +23,11 @@ interface PageCheck {
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  // With the rule axe still calls experimental (issue #47 point 11): a control's accessible name holds its visible text.
+  const { violations } = await new AxeBuilder({ page })
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
@@ -146,12 +150,15 @@ test("signed in, the lists pass axe, and at 390 px read without sideways scrolli
   }
 });
 
-test("signed in, a delivery, an endpoint, the new-endpoint form and the account page pass axe and fit 390 px", async () => {
+test("signed in, a delivery, an endpoint, the forms, the settings and a filtered search pass axe and fit 390 px", async () => {
   for (const check of [
     { name: "delivery", path: `/deliveries/${ids.delivery}`, rows: { selector: "[data-testid=attempt]", parts: ["[data-testid=attempt-outcome]", "time"] } },
     { name: "endpoint", path: `/endpoints/${ids.endpoint}`, rows: { selector: "[data-testid=rejected-request]", parts: ["[data-testid=rejection-reason]", "time"] } },
     { name: "endpoint-new", path: "/endpoints/new" },
     { name: "account", path: "/account" },
+    { name: "settings", path: "/settings" },
+    { name: "organization-new", path: "/organizations/new" },
+    { name: "deliveries-filtered", path: `/deliveries?endpointId=${ids.endpoint}&eventType=invoice.*&q=${ids.delivery}` },
   ]) {
     await checkPage(page, check);
   }

@@ -7,7 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import postgres from "postgres";
 import { createEndpoint, e2eDatabaseUrl, receivedAtLeast, sendWebhook, signUp, startDestination } from "./dashboard-helpers";
 
-const CHANGE_BUTTONS = /replay|bury|delete|create|revoke|pause|resume|save|rotate|re-verify|deliver \d/i;
+const CHANGE_BUTTONS = /replay|bury|delete|create|revoke|pause|resume|save|rotate|re-verify|deliver \d|send test event/i;
 
 async function organizationId(page: Page): Promise<string> {
   await page.goto("/settings");

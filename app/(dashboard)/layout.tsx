@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { DashboardHeader } from "@/components/ui/dashboard-header";
 import { requireSignedInUser } from "@/lib/auth/dashboard-ctx";
+import { config } from "@/lib/config/config";
 import { getSignedInUser } from "@/lib/organizations/get-signed-in-user";
 import { signOutAction } from "../(auth)/actions";
 import { switchOrganizationAction } from "./organizations/actions";
@@ -18,6 +19,9 @@ const nav = [
   { href: "/account", label: "Account" },
 ] as const;
 
+/** The embedded database's default at work: private destinations allowed because nobody said otherwise. */
+const privateDestinationsByDefault = () => config().INBOX_EMBEDDED_DATABASE && config().INBOX_ALLOW_PRIVATE_DESTINATIONS;
+
 // Signed in is enough here: a user with no organization left still sees the header (and the page to
 // create one); every page inside asks for the organization and the role it needs (requireDashboardCtx).
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -34,6 +38,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         switchAction={switchOrganizationAction}
         signOutAction={signOutAction}
       />
+      {privateDestinationsByDefault() ? (
+        <div className="border-b border-amber-200 bg-amber-50" data-testid="private-destinations-banner">
+          <p className="mx-auto max-w-6xl px-4 py-2 text-xs text-amber-900 sm:px-6">
+            Local mode: with the embedded database (no <code className="font-mono">DATABASE_URL</code>), destinations on this machine and private
+            networks are allowed, such as <code className="font-mono">http://localhost:4000/hook</code>. Set <code className="font-mono">INBOX_ALLOW_PRIVATE_DESTINATIONS=false</code> to refuse them.
+          </p>
+        </div>
+      ) : null}
       <main className="mx-auto max-w-6xl space-y-6 px-4 py-6 sm:px-6 sm:py-8">{children}</main>
     </div>
   );

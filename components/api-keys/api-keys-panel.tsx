@@ -69,6 +69,11 @@ export function ApiKeysPanel({ keys, createAction, revokeAction, grantableRoles 
           <Button type="submit" disabled={creating}>Create key</Button>
         </form>
       ) : null}
+      {keys.length === 0 ? (
+        <p className="mt-6 rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600" data-testid="api-keys-empty">
+          No API keys yet.{canChange ? " Create one above to call the REST API from a script or CI." : " An owner or admin can create one."}
+        </p>
+      ) : (
       <table className={`${stacked.table} mt-6`}>
         <caption className="sr-only">API keys, active first</caption>
         <thead className={stacked.head}>
@@ -118,6 +123,7 @@ export function ApiKeysPanel({ keys, createAction, revokeAction, grantableRoles 
           ))}
         </tbody>
       </table>
+      )}
     </div>
   );
 }

@@ -23,15 +23,21 @@ type Destination = { id: string; name: string; endpointId: string };
  * `destinations`: the chosen endpoint's, or every endpoint's (grouped by endpoint, as names repeat across them).
  * A plain GET form: choosing another endpoint offers its destinations once the filters are applied.
  */
-export function DeliveryFilters({ values, endpoints, destinations }: { values: QueryValues; endpoints: Array<{ id: string; name: string }>; destinations: Destination[] }) {
+export function DeliveryFilters({ values, endpoints, destinations, eventTypes = [] }: {
+  values: QueryValues;
+  endpoints: Array<{ id: string; name: string }>;
+  destinations: Destination[];
+  /** Event types received, offered as the event type's suggestions (lib/delivery/list-event-types.ts). */
+  eventTypes?: readonly string[];
+}) {
   const groups = endpoints
     .map((endpoint) => ({ endpoint, destinations: destinations.filter((destination) => destination.endpointId === endpoint.id) }))
     .filter((group) => group.destinations.length > 0);
   const option = (destination: Destination) => <option key={destination.id} value={destination.id}>{destination.name}</option>;
   return (
-    <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-4">
+    <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid items-start gap-3 sm:grid-cols-3 lg:grid-cols-4">
       <Labelled id="filter-q" text="Search" className="sm:col-span-3 lg:col-span-4">
-        <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="External id, event type, or text inside the body" className={control} />
+        <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="Delivery id, external id, event type, or text inside the body" className={control} />
       </Labelled>
       <Labelled id="filter-endpoint" text="Endpoint">
         <select id="filter-endpoint" name="endpointId" defaultValue={values.endpointId ?? ""} className={control}>
@@ -54,7 +60,11 @@ export function DeliveryFilters({ values, endpoints, destinations }: { values: Q
         </select>
       </Labelled>
       <Labelled id="filter-event-type" text="Event type">
-        <input id="filter-event-type" name="eventType" defaultValue={values.eventType} placeholder="invoice.paid, or invoice.* for a prefix" className={control} />
+        <input id="filter-event-type" name="eventType" defaultValue={values.eventType} placeholder="invoice.paid" list="event-type-suggestions" aria-describedby="filter-event-type-hint" className={control} />
+        <datalist id="event-type-suggestions">
+          {eventTypes.map((type) => <option key={type} value={type} />)}
+        </datalist>
+        <p id="filter-event-type-hint" className="mt-1 text-xs text-slate-600">Exact, or a prefix ending in *: <code className="font-mono">invoice.*</code></p>
       </Labelled>
       <Labelled id="filter-since" text="Received from (UTC)">
         <input id="filter-since" type="datetime-local" step={1} name="since" defaultValue={localInputValue(values.since)} className={control} />
@@ -62,7 +72,7 @@ export function DeliveryFilters({ values, endpoints, destinations }: { values: Q
       <Labelled id="filter-until" text="Received until (UTC)">
         <input id="filter-until" type="datetime-local" step={1} name="until" defaultValue={localInputValue(values.until)} className={control} />
       </Labelled>
-      <div className="flex items-end gap-2">
+      <div className="flex items-end gap-2 self-end">
         <button type="submit" className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-white hover:bg-indigo-500">Apply filters</button>
         <Link prefetch={false} href="/deliveries" className="px-2 py-1.5 text-sm text-slate-600 underline">Clear</Link>
       </div>

@@ -30,7 +30,7 @@ export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: 
           {deliveries.map((delivery) => (
             <tr key={delivery.id} data-testid="delivery-row" data-delivery-id={delivery.id} className={stacked.row}>
               <td className={`${cell} max-md:order-1`}><StatusBadge status={delivery.status} deadReason={delivery.deadReason} /></td>
-              <td className={`${cell} font-mono text-xs break-all max-md:order-3 max-md:col-span-2`}>{delivery.eventType ?? <span className="text-slate-500">no event type</span>}</td>
+              <td className={`${cell} font-mono text-xs break-all max-md:order-3 max-md:col-span-2`}>{delivery.eventType ?? <span className="text-slate-500">no event type</span>}{delivery.test ? <TestBadge /> : null}</td>
               <td className={`${cell} font-mono text-xs max-md:order-4 max-md:col-span-2 md:max-w-48`}>
                 <Link href={`/deliveries/${delivery.id}`} prefetch={false} className="block truncate text-indigo-700 hover:underline" title={delivery.externalId}>{delivery.externalId}</Link>
               </td>
@@ -45,4 +45,9 @@ export function DeliveryTable({ deliveries, endpointNames, now }: { deliveries: 
       </table>
     </div>
   );
+}
+
+/** A test event's mark (POST /endpoints/{id}/test-event): sent from here, not received. */
+export function TestBadge() {
+  return <span data-testid="test-badge" className="ml-1.5 rounded bg-sky-50 px-1 py-0.5 font-sans text-xs text-sky-900 ring-1 ring-sky-300 ring-inset">test</span>;
 }

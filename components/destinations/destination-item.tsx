@@ -22,9 +22,9 @@ export interface DestinationActions {
 const none: DestinationFormAction = async () => ({});
 const badge = "rounded px-1.5 py-0.5 text-xs ring-1 ring-inset";
 
-/** "3 pending · 1 delivering · 12 delivered · 2 dead · oldest waiting 4 min" */
-function statsLine(stats: DeliveryStats): string {
-  const parts = [`${stats.pending} pending`, `${stats.delivering} delivering`, `${stats.delivered} delivered`, `${stats.dead} dead`];
+/** "3 pending · 1 delivering · 12 delivered · 2 dead · oldest waiting 4 min"; paused, its pending are "held by a pause". */
+function statsLine(stats: DeliveryStats, paused: boolean): string {
+  const parts = [`${stats.pending} ${paused ? "held by a pause" : "pending"}`, `${stats.delivering} delivering`, `${stats.delivered} delivered`, `${stats.dead} dead`];
   if (stats.pending + stats.delivering > 0) parts.push(`oldest waiting ${formatDuration(stats.oldestPendingAgeSeconds)}`);
   return parts.join(" · ");
 }
@@ -63,7 +63,7 @@ export function DestinationItem({ destination, stats, endpointId, actions }: {
       ) : (
         <p className="font-mono text-xs break-all text-slate-700" data-testid="destination-url">{destination.url}</p>
       )}
-      {stats ? <p className="text-sm text-slate-700" data-testid="destination-stats">{statsLine(stats)}</p> : null}
+      {stats ? <p className="text-sm text-slate-700" data-testid="destination-stats">{statsLine(stats, destination.paused)}</p> : null}
       <p className="text-sm">
         <span className="text-slate-500">Filter: </span>
         <code className="font-mono text-xs break-all" data-testid="destination-filter">{filterSummary(destination.filter)}</code>

@@ -8,7 +8,7 @@ const hours = (overrides: Record<number, Counts> = {}) =>
   Array.from({ length: 24 }, (_, i) => ({ hoursAgo: 23 - i, ...(overrides[23 - i] ?? { received: 0, delivered: 0, dead: 0, retrying: 0 }) }));
 
 const endpoint = (changes: Partial<EndpointOverview>): EndpointOverview => ({
-  id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, oldestPendingAgeSeconds: 0,
+  id: "ep_1", name: "Orders", provider: "stripe", paused: false, alertPendingAgeSeconds: 300, pending: 0, heldByPause: 0, oldestPendingAgeSeconds: 0,
   overThreshold: false, last24h: { received: 0, delivered: 0, dead: 0, buried: 0, waiting: 0, successRate: null, refused: 0, filtered: 0 }, hourly: hours(), ...changes,
 });
 
@@ -43,5 +43,12 @@ describe("the overview table says in words what its colours say", () => {
     expect(html).not.toContain("text-red-700");
     expect(html).toContain('data-testid="success-rate">—<');
     expect(html).toContain('<th scope="col"');
+  });
+
+  it("names the View deliveries links with their visible text in it, and tells retrying from held by a pause", () => {
+    const html = renderToStaticMarkup(EndpointOverviewTable({ endpoints: [endpoint({ pending: 5, heldByPause: 3 })] }));
+    expect(html).toContain('aria-label="View deliveries of Orders"');
+    expect(html).toContain("2 retrying");
+    expect(html).toContain("3 held by a pause");
   });
 });

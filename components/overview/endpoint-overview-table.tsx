@@ -10,6 +10,16 @@ import { HourlyChart } from "./hourly-chart";
 // One decimal at most: 92.9 %, 50 %.
 const percent = (rate: number | null) => (rate === null ? "—" : `${Number((rate * 100).toFixed(1))} %`);
 
+/** Pending told apart: what a pause holds back (sent on resume), and the rest, retrying or in flight. */
+export function PendingSplit({ endpoint }: { endpoint: Pick<EndpointOverview, "pending" | "heldByPause"> }) {
+  if (endpoint.pending === 0) return null;
+  return (
+    <span className="block text-xs font-normal text-slate-600" data-testid="pending-split">
+      {endpoint.pending - endpoint.heldByPause} retrying{endpoint.heldByPause ? <> · <span className="text-amber-800">{endpoint.heldByPause} held by a pause</span></> : null}
+    </span>
+  );
+}
+
 function OldestPending({ endpoint }: { endpoint: EndpointOverview }) {
   const { oldestPendingAgeSeconds: age, alertPendingAgeSeconds: threshold, overThreshold } = endpoint;
   if (endpoint.pending === 0) return <span className="text-lg font-semibold text-emerald-700">none waiting</span>;
@@ -54,12 +64,12 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
                   </span>
                   <ProviderLabel provider={endpoint.provider} />
                 </div>
-                <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="mt-1 inline-block text-xs text-indigo-700 hover:underline" aria-label={`Deliveries of ${endpoint.name}`}>
+                <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="mt-1 inline-block text-xs text-indigo-700 hover:underline" aria-label={`View deliveries of ${endpoint.name}`}>
                   View deliveries
                 </Link>
               </th>
               <td className={`${stacked.cell} py-3 pr-4 max-md:col-span-2`}><CellLabel>Oldest pending</CellLabel><OldestPending endpoint={endpoint} /></td>
-              <td className={number}><CellLabel>Pending</CellLabel><span data-testid="pending-count">{endpoint.pending}</span></td>
+              <td className={number}><CellLabel>Pending</CellLabel><span data-testid="pending-count">{endpoint.pending}</span><PendingSplit endpoint={endpoint} /></td>
               <td className={number}>
                 <CellLabel>Received (24 h)</CellLabel>{endpoint.last24h.received}
                 {endpoint.last24h.filtered > 0 ? <span className="block text-xs text-slate-600" data-testid="filtered-count">{endpoint.last24h.filtered} filtered</span> : null}
@@ -81,7 +91,7 @@ export function EndpointOverviewTable({ endpoints }: { endpoints: EndpointOvervi
         <div><dt className="inline font-medium">Success rate:</dt> <dd className="inline">delivered ÷ settled (delivered + dead) of those; deliveries still waiting, a replay included, are not counted until they settle.</dd></div>
         <div><dt className="inline font-medium">Refused:</dt> <dd className="inline">requests the ingest URL turned away (bad or missing signature, too large, …), as the endpoint&apos;s log keeps them (at most 10 per 10 s, the newest 100).</dd></div>
         <div><dt className="inline font-medium">Filtered:</dt> <dd className="inline">requests stored in the last 24 hours that no destination&apos;s filter took; not in received.</dd></div>
-        <div><dt className="inline font-medium">Pending:</dt> <dd className="inline">waiting for an attempt or in flight now, however old.</dd></div>
+        <div><dt className="inline font-medium">Pending:</dt> <dd className="inline">waiting for an attempt or in flight now, however old: retrying (due again, or in flight), or held by a pause (sent when its destination resumes).</dd></div>
       </dl>
     </div>
   );

@@ -59,6 +59,8 @@ export const deliveries = pgTable(
     /** The body's length; the body itself and the headers are in deliveryPayloads. */
     sizeBytes: integer().notNull(),
     sourceIp: text(),
+    /** A test event (POST /endpoints/{id}/test-event): delivered like the rest, marked `test` in its item. */
+    isTest: boolean().notNull().default(false),
     receivedAt: tstz().notNull().defaultNow(),
     attemptCount: integer().notNull().default(0),
     /** Attempts since the last replay (the replay's own included); maxAttempts counts these. */

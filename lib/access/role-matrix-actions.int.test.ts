@@ -132,6 +132,14 @@ const ACTIONS: ActionCase[] = [
     },
   },
   {
+    action: "endpoints/[id]/test-event-actions.ts#sendTestEventAction", permission: "change",
+    call: async (role) => {
+      const { sendTestEventAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/test-event-actions"));
+      const { id } = await endpoint();
+      return inWorld(role, () => sendTestEventAction(world().organizationId, {}, formOf({ id })));
+    },
+  },
+  {
     action: "endpoints/[id]/secret-actions.ts#rotateSecretAction", permission: "change",
     call: async (role) => {
       const { rotateSecretAction } = await action(() => import("@/app/(dashboard)/endpoints/[id]/secret-actions"));

@@ -69,6 +69,10 @@ const REST_ROUTES: RestCase[] = [
     request: async () => ({ params: { id: (await endpoint()).id }, body: {} }),
   },
   {
+    route: "POST /api/v1/endpoints/[id]/test-event", permission: "change", load: () => import("@/app/api/v1/endpoints/[id]/test-event/route"),
+    request: async () => ({ params: { id: (await endpoint()).id }, body: {} }),
+  },
+  {
     route: "GET /api/v1/endpoints/[id]/destinations", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/destinations/route"),
     request: async () => ({ params: { id: (await endpoint()).id } }),
   },
@@ -78,6 +82,10 @@ const REST_ROUTES: RestCase[] = [
   },
   {
     route: "GET /api/v1/endpoints/[id]/destinations/[destinationId]", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/route"),
+    request: async () => ({ params: await destinationParams() }),
+  },
+  {
+    route: "GET /api/v1/endpoints/[id]/destinations/[destinationId]/stats", permission: "read", load: () => import("@/app/api/v1/endpoints/[id]/destinations/[destinationId]/stats/route"),
     request: async () => ({ params: await destinationParams() }),
   },
   {

@@ -6,6 +6,7 @@ export const AUDIT_ACTIONS = [
   "endpoint.updated",
   "endpoint.deleted",
   "endpoint.secret_rotated",
+  "endpoint.test_event_sent",
   "destination.created",
   "destination.updated",
   "destination.deleted",

@@ -10,6 +10,7 @@ export type AuditAction =
   | "endpoint.updated"
   | "endpoint.deleted"
   | "endpoint.secret_rotated"
+  | "endpoint.test_event_sent"
   | "destination.created"
   | "destination.updated"
   | "destination.deleted"

@@ -68,6 +68,7 @@ async function useDefaultDatabase(): Promise<ResolvedEnvironment | undefined> {
   const resolved = await resolveEnvironment({ allowEmbeddedDatabase: true, log: (line) => process.stderr.write(`[inbox] ${line}\n`) });
   process.env.DATABASE_URL = resolved.databaseUrl;
   process.env.AUTH_SECRET = resolved.authSecret;
+  process.env.INBOX_EMBEDDED_DATABASE = resolved.env.INBOX_EMBEDDED_DATABASE;
   await migrateDatabase(resolved.databaseUrl);
   return resolved;
 }

@@ -26,6 +26,13 @@ describe("defaults", () => {
     }
   });
 
+  it("allow private destinations with the embedded database unless told not to, and not with DATABASE_URL (issue #47)", () => {
+    expect(configFrom({ INBOX_EMBEDDED_DATABASE: "true" }).INBOX_ALLOW_PRIVATE_DESTINATIONS).toBe(true);
+    expect(configFrom({ INBOX_EMBEDDED_DATABASE: "true", INBOX_ALLOW_PRIVATE_DESTINATIONS: "false" }).INBOX_ALLOW_PRIVATE_DESTINATIONS).toBe(false);
+    expect(configFrom({ INBOX_EMBEDDED_DATABASE: "false" }).INBOX_ALLOW_PRIVATE_DESTINATIONS).toBe(false);
+    expect(configFrom({ INBOX_EMBEDDED_DATABASE: "false", INBOX_ALLOW_PRIVATE_DESTINATIONS: "true" }).INBOX_ALLOW_PRIVATE_DESTINATIONS).toBe(true);
+  });
+
   it("derived from another variable follow it", () => {
     expect(configFrom({}).APP_URL).toBe("http://localhost:3000");
     expect(configFrom({ PORT: "3100" }).APP_URL).toBe("http://localhost:3100");

@@ -34,6 +34,7 @@ export interface DefaultInputs {
   readonly ORG_INGEST_RATE: number;
   readonly AUTH_SIGNIN_RATE: number;
   readonly AUTH_SECRET: string | undefined;
+  readonly INBOX_EMBEDDED_DATABASE: boolean;
 }
 
 export interface Variable<T> {

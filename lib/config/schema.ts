@@ -101,9 +101,15 @@ export const CONFIG_VARIABLES = {
     doc: "the longest wait between two automatic attempts (the schedule's \"capped at 1 hour\"); jitter stays under it, a destination's `Retry-After` still wins",
   }),
   DELIVERY_LOG: variable({ group: "delivery", type: oneOf(["all", "problems"]), default: "all", doc: "`problems`: log only failed, parked and interrupted attempts, not every success" }),
-  INBOX_ALLOW_PRIVATE_DESTINATIONS: variable({
-    group: "delivery", type: flag(), default: false,
+  // With the embedded database the product runs on the developer's machine, where a local destination is what they mean.
+  INBOX_ALLOW_PRIVATE_DESTINATIONS: variable<boolean>({
+    group: "delivery", type: flag(), default: ({ INBOX_EMBEDDED_DATABASE }) => INBOX_EMBEDDED_DATABASE,
+    defaultText: "`true` with the embedded database (no `DATABASE_URL`), else `false`",
     doc: "allow destinations on loopback, private, link-local, metadata and every other special-purpose address (self-hosting, local development); see \"Security\"",
+  }),
+  INBOX_EMBEDDED_DATABASE: variable({
+    group: "delivery", type: flag(), default: false, internal: true,
+    doc: "set to true by `npm start` and the CLI for their processes when they run the embedded PostgreSQL (no `DATABASE_URL`)",
   }),
 
   // Ingest

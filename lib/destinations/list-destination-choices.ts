@@ -7,11 +7,15 @@ export const MAX_DESTINATION_CHOICES = 1000;
 
 /**
  * The destinations (not deleted) of ctx's organization, or of one of its endpoints, as a filter offers them:
- * id, name and endpoint, grouped by endpoint, each endpoint's default one first, then by name.
+ * id, name and endpoint, grouped by endpoint, each endpoint's default one first, then by name; with where each goes
+ * and whether it is paused, for the endpoints list.
  */
-export async function listDestinationChoices({ ctx, input }: { ctx: Ctx; input: { endpointId?: string } }): Promise<Array<{ id: string; name: string; endpointId: string; default: boolean }>> {
+export async function listDestinationChoices({ ctx, input }: { ctx: Ctx; input: { endpointId?: string } }): Promise<Array<{ id: string; name: string; endpointId: string; default: boolean; type: string; url: string | null; paused: boolean }>> {
   const rows = await ctx.db
-    .select({ id: destinations.id, name: destinations.name, endpointId: destinations.endpointId, default: destinations.isDefault })
+    .select({
+      id: destinations.id, name: destinations.name, endpointId: destinations.endpointId, default: destinations.isDefault,
+      type: destinations.type, url: destinations.url, paused: destinations.paused,
+    })
     .from(destinations)
     .where(
       and(

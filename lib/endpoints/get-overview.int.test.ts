@@ -54,6 +54,21 @@ describe("the overview counts each endpoint's backlog and last 24 hours", () => 
     expect(orders.hourly.reduce((sum, h) => sum + h.received, 0)).toBe(7);
   });
 
+  it("tells what a pause holds back from what is retrying or in flight", async () => {
+    const org = await createOrganizationFixture();
+    const held = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Held", paused: true });
+    const busy = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Busy" });
+    await insertDelivery(org.organizationId, held.id, "pending", ago(60));
+    await insertDelivery(org.organizationId, held.id, "pending", ago(30), 2); // a retry, held all the same
+    await insertDelivery(org.organizationId, held.id, "delivered", ago(90), 1);
+    await insertDelivery(org.organizationId, busy.id, "pending", ago(60), 1);
+    await insertDelivery(org.organizationId, busy.id, "delivering", ago(10));
+    const { endpoints } = await getOverview({ ctx: org.ctx, input: { now: NOW } });
+    const byName = Object.fromEntries(endpoints.map((endpoint) => [endpoint.name, endpoint]));
+    expect(byName.Held).toMatchObject({ pending: 2, heldByPause: 2 });
+    expect(byName.Busy).toMatchObject({ pending: 2, heldByPause: 0 });
+  });
+
   it("shows a quiet endpoint with zeros, no success rate, and not over its threshold", async () => {
     const org = await createOrganizationFixture();
     const quiet = await createEndpointFixture(org.ctx, "http://127.0.0.1:9/hook", { name: "Quiet", paused: true });

@@ -1,5 +1,5 @@
 // The dashboard's overview: every endpoint of the organization with its backlog now (how many wait,
-// how old the oldest is) and its last 24 hours hour by hour. Two statements, each a set of index
+// how old the oldest is, how many a pause holds: count-held-by-pause.ts) and its last 24 hours hour by hour. Two statements, each a set of index
 // range scans per endpoint, reading no delivery but the oldest open one:
 //   1. the open backlog: how many, from the counters (the view endpoint_delivery_counts: what the endpoint
 //      holds less its delivered and dead), and the oldest, the first entry of deliveries_endpoint_waiting_idx
@@ -25,6 +25,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "@/lib/context";
 import { deliveryIdFloor } from "@/lib/storage/delivery-id-floor";
+import { countHeldByPause } from "./count-held-by-pause";
 
 export const OVERVIEW_HOURS = 24;
 
@@ -67,6 +68,8 @@ export interface EndpointOverview {
   alertPendingAgeSeconds: number | null;
   /** pending or delivering, however old. */
   pending: number;
+  /** Of those: held by a paused destination (sent on resume); the rest are retrying or in flight. */
+  heldByPause: number;
   /** How long the pending or delivering delivery waiting longest has waited (since its receipt or latest replay); 0 when none. */
   oldestPendingAgeSeconds: number;
   /** The oldest pending age is above the endpoint's alert threshold. */
@@ -133,6 +136,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
     where e.organization_id = ${ctx.organizationId}
     group by 1, 2`);
 
+  const heldByPause = await countHeldByPause(ctx);
   const byEndpoint = new Map<string, HourRow[]>();
   for (const row of hours) byEndpoint.set(row.endpointId, [...(byEndpoint.get(row.endpointId) ?? []), row]);
   return {
@@ -166,6 +170,7 @@ export async function getOverview({ ctx, input = {} }: { ctx: Ctx; input?: { now
         paused: row.paused,
         alertPendingAgeSeconds: row.alertPendingAgeSeconds,
         pending: Number(row.pending ?? 0),
+        heldByPause: Math.min(Number(row.pending ?? 0), heldByPause.get(row.id) ?? 0),
         oldestPendingAgeSeconds,
         overThreshold: row.alertPendingAgeSeconds !== null && oldestPendingAgeSeconds > row.alertPendingAgeSeconds,
         last24h: { ...totals, successRate: settled === 0 ? null : totals.delivered / settled, refused: Number(row.refused) },

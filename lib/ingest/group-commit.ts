@@ -28,6 +28,8 @@ export interface NewDelivery {
   headers: Record<string, string>;
   body: Buffer;
   sourceIp: string | null;
+  /** A test event, sent from the dashboard or the API rather than received (lib/ingest/send-test-event.ts). */
+  isTest?: boolean;
 }
 
 /** The stored delivery's id; `duplicate` when the endpoint already had this external id. null: the endpoint is gone. */
@@ -79,7 +81,7 @@ const STORE = `
   ),
   rows as materialized (
     select * from json_to_recordset($1::text::json) as i(id text, organization_id text, endpoint_id text, lanes json,
-         external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text)
+         external_id text, event_type text, headers jsonb, body text, size_bytes int, source_ip text, is_test boolean)
   ),
   keyed as (
     -- The dedupe key first (its own table: deliveries is partitioned, db/schema/deliveries.ts): a repeat of
@@ -92,8 +94,8 @@ const STORE = `
   ),
   inserted as (
     -- A row per destination the request goes to (its lanes), all sharing its payload and key.
-    insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, status, parked_at)
-    select l.id, i.organization_id, i.endpoint_id, l.destination_id, l.ordering_value, i.external_id, i.event_type, i.size_bytes, i.source_ip,
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, is_test, status, parked_at)
+    select l.id, i.organization_id, i.endpoint_id, l.destination_id, l.ordering_value, i.external_id, i.event_type, i.size_bytes, i.source_ip, coalesce(i.is_test, false),
            case when l.filtered then 'filtered' else 'pending' end,
            -- Per row, in the batch's order of arrival: parked deliveries leave in parked_at order.
            case when not l.filtered and (l.destination_id in (select id from held) or l.destination_id in (select id from pulled)) then clock_timestamp() end
@@ -258,7 +260,7 @@ export class GroupCommitter {
     }
     const rows = batch.map(({ delivery: d }) => ({
       id: d.id, organization_id: d.organizationId, endpoint_id: d.endpointId, lanes: d.lanes.map((l) => ({ id: l.id, destination_id: l.destinationId, filtered: l.filtered, ordering_value: l.orderingValue })), external_id: d.externalId,
-      event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp,
+      event_type: d.eventType, headers: d.headers, body: d.body.toString("base64"), size_bytes: d.body.length, source_ip: d.sourceIp, is_test: d.isTest ?? false,
     }));
     // Prepared: postgres.js sends an unprepared unsafe() query as Parse+Describe, waits for the answer,
     // then sends Bind+Execute — two round trips and a parse of this statement per batch.

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { config } from "@/lib/config/config";
+import { config, configFrom } from "@/lib/config/config";
 import { withDatabase } from "./database-url";
 import type { EmbeddedServer } from "./embedded-postgres";
 
@@ -83,6 +83,11 @@ export async function resolveEnvironment({
   const { PORT: port, APP_URL: appUrl } = configured;
   const env: NodeJS.ProcessEnv = {
     ...process.env, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, PORT: String(port), APP_URL: appUrl,
+    // Private destinations are allowed by default with it (lib/config/schema.ts), and the dashboard says so.
+    INBOX_EMBEDDED_DATABASE: embedded ? "true" : "false",
   };
+  if (embedded && configFrom(env).INBOX_ALLOW_PRIVATE_DESTINATIONS) {
+    log("destinations on this machine and private networks are allowed (the embedded database's default; INBOX_ALLOW_PRIVATE_DESTINATIONS=false refuses them)");
+  }
   return { env, databaseUrl, authSecret, port, appUrl, dataDir, embedded };
 }

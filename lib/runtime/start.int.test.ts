@@ -33,7 +33,7 @@ describe("npm start with no DATABASE_URL runs everything and stops cleanly on SI
   it("reports a healthy database and worker, then exits 0 with PostgreSQL stopped", { timeout: 300_000 }, async () => {
     const [port, pgPort] = await Promise.all([freePort(), freePort()]);
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), INBOX_DATA_DIR: dataDir };
-    for (const name of ["DATABASE_URL", "AUTH_SECRET", "APP_URL"]) delete env[name];
+    for (const name of ["DATABASE_URL", "AUTH_SECRET", "APP_URL", "INBOX_ALLOW_PRIVATE_DESTINATIONS", "INBOX_EMBEDDED_DATABASE"]) delete env[name];
     let output = "";
     start = spawn(process.execPath, ["--import", "tsx", "lib/runtime/start.ts"], {
       env,
@@ -58,6 +58,8 @@ describe("npm start with no DATABASE_URL runs everything and stops cleanly on SI
     const secret = readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim();
     expect(secret.length).toBeGreaterThanOrEqual(32);
     expect(output).not.toContain(secret);
+    // The children run on the embedded database, where a local destination is allowed by default (issue #47).
+    expect(output).toContain("destinations on this machine and private networks are allowed");
 
     process.kill(start.pid!, "SIGTERM");
     expect(await exited, output).toBe(0);

@@ -5,7 +5,7 @@ import { BODY_INDEX_TIME_BUCKET } from "@/db/online-indexes";
 import { deliveries, deliveryPayloads } from "@/db/schema";
 import type { DbOrTx } from "@/db";
 import { config } from "@/lib/config/config";
-import { REQUEST_ROW_SEPARATOR } from "@/lib/ids";
+import { isId, REQUEST_ROW_SEPARATOR, requestIdOf } from "@/lib/ids";
 import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
 import { bucketsAround, inBucketsOf, offClockIds, type SliceTimes } from "./search-buckets";
 
@@ -29,6 +29,10 @@ const MAX_SLICE_BUCKETS = 64;
  * instead: each is fetched and tested (an organization still holding ids made before they held their time).
  */
 const MAX_OFF_CLOCK_IN_SLICE = 500;
+
+/** Every row of request `requestId`: its own id, and its id followed by the separator (one range of the primary key). */
+const rowsOfRequest = (requestId: string) =>
+  sql`(${deliveries.id} = ${requestId} or (${deliveries.id} > ${requestId + REQUEST_ROW_SEPARATOR} and ${deliveries.id} < ${requestId + String.fromCharCode(REQUEST_ROW_SEPARATOR.charCodeAt(0) + 1)}))`;
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
@@ -150,6 +154,13 @@ function trigramKey(q: string): string | undefined {
  * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
  */
 export async function searchDeliveries(db: DbOrTx, organizationId: string, idFloor: string, where: SQL, q: string, limit: number): Promise<{ rows: Row[]; resumeAt?: Edge }> {
+  // A delivery's own id (what a destination gets as x-inbox-delivery-id), or one of its rows' (`dlv_…:dst_…`):
+  // found by primary key. Not found (another organization's, expired, or filtered out): searched as words.
+  const requestId = requestIdOf(q.trim());
+  if (isId("dlv", requestId)) {
+    const rows = await page(db, and(where, rowsOfRequest(requestId)), limit);
+    if (rows.length > 0) return { rows };
+  }
   const window = searchWindow();
   const probe = probeSize(window);
   const probeEdge = await nth(db, where, probe);

@@ -65,6 +65,8 @@ export function presentDeliverySummary(rows: readonly DeliveryRow[], names: Read
     nextAttemptAt: iso(earliest(routed.map((row) => row.nextAttemptAt))),
     deliveredAt: status === "delivered" ? iso(latest(routed.map((row) => row.deliveredAt))) : null,
     sizeBytes: first.sizeBytes,
+    /** Sent with POST /endpoints/{id}/test-event, not received. */
+    test: first.isTest,
     destinations: routed.map((row) => presentDestinationRow(row, names.get(row.destinationId))),
   };
 }

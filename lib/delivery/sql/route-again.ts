@@ -16,11 +16,11 @@ export const ROUTE_AGAIN = (input: { organizationId: string; requestId: string; 
       pending_since = now(), updated_at = now()
     from lanes l
     where l.first and d.id = ${input.requestId} and d.organization_id = ${input.organizationId} and d.status = 'filtered'
-    returning d.id, d.destination_id, d.organization_id, d.endpoint_id, d.external_id, d.event_type, d.size_bytes, d.source_ip, d.received_at
+    returning d.id, d.destination_id, d.organization_id, d.endpoint_id, d.external_id, d.event_type, d.size_bytes, d.source_ip, d.received_at, d.is_test
   ),
   added as (
-    insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, received_at)
-    select l.id, r.organization_id, r.endpoint_id, l.destination_id, l.ordering_value, r.external_id, r.event_type, r.size_bytes, r.source_ip, r.received_at
+    insert into deliveries (id, organization_id, endpoint_id, destination_id, ordering_value, external_id, event_type, size_bytes, source_ip, received_at, is_test)
+    select l.id, r.organization_id, r.endpoint_id, l.destination_id, l.ordering_value, r.external_id, r.event_type, r.size_bytes, r.source_ip, r.received_at, r.is_test
     from routed r cross join lanes l where not l.first
     returning id, destination_id
   )

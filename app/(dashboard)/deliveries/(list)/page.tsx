@@ -10,6 +10,7 @@ import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { deliveriesHref, readDeliveriesQuery, type SearchParams } from "@/lib/delivery/presentation/deliveries-page-query";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { listDestinationChoices } from "@/lib/destinations/list-destination-choices";
+import { listEventTypes } from "@/lib/delivery/list-event-types";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { DomainError } from "@/lib/errors";
 import { bulkDeliveriesAction } from "../actions";
@@ -23,7 +24,10 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const ctx = await requireDashboardCtx();
   const query = readDeliveriesQuery(await searchParams);
   const { data: endpoints } = await listEndpoints({ ctx, input: { limit: 200 } });
-  const destinations = await listDestinationChoices({ ctx, input: { endpointId: query.values.endpointId } });
+  const [destinations, eventTypes] = await Promise.all([
+    listDestinationChoices({ ctx, input: { endpointId: query.values.endpointId } }),
+    listEventTypes({ ctx }),
+  ]);
   let error = query.error;
   let page: Awaited<ReturnType<typeof listDeliveries>> = { data: [], nextCursor: null };
   if (query.filter) {
@@ -42,7 +46,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
     <>
       <h1 className="text-lg font-semibold">{`${endpointName ? `Deliveries of ${endpointName}` : "Deliveries"}${destinationName ? ` to ${destinationName}` : ""}`}</h1>
       <Card>
-        <DeliveryFilters values={query.values} endpoints={endpoints} destinations={destinations} />
+        <DeliveryFilters values={query.values} endpoints={endpoints} destinations={destinations} eventTypes={eventTypes} />
       </Card>
       <Card title={query.cursor ? "Older deliveries" : "Newest deliveries"} actions={<AutoRefresh active={waiting} />}>
         {error ? <Alert>{error}</Alert> : null}

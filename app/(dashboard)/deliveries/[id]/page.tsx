@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AttemptsTimeline } from "@/components/deliveries/attempts-timeline";
 import { DeliveryActions } from "@/components/deliveries/delivery-actions";
 import { DeliveryBody } from "@/components/deliveries/delivery-body";
+import { TestBadge } from "@/components/deliveries/delivery-table";
 import { DestinationDeliveries } from "@/components/deliveries/destination-deliveries";
 import { RetryPlanView } from "@/components/deliveries/retry-plan";
 import { DEAD_REASON_TEXT, StatusBadge } from "@/components/deliveries/status-badge";
@@ -21,7 +22,11 @@ import { NotFoundError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
 import { deliveryAction } from "./actions";
 
-export const metadata = { title: "Delivery · Webhook Inbox" };
+// Named by its id, from the address alone: a tab per delivery tells them apart without a query more.
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return { title: isId("dlv", id) ? `Delivery ${id} · Webhook Inbox` : "Delivery · Webhook Inbox" };
+}
 
 const orNotFound = (error: unknown): never => {
   if (error instanceof NotFoundError) notFound();
@@ -62,6 +67,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <Link prefetch={false} href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="text-sm text-indigo-700 underline">← {endpoint.name} deliveries</Link>
         <h1 className="font-mono text-base font-semibold">{delivery.id}</h1>
         <span data-testid="delivery-status"><StatusBadge status={delivery.status} deadReason={delivery.deadReason} /></span>
+        {delivery.test ? <TestBadge /> : null}
         <div className="ml-auto"><AutoRefresh active={waiting} intervalMs={2000} /></div>
       </div>
       <Card title="Summary">

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { DestinationList } from "@/components/destinations/destination-list";
 import { ProviderLabel } from "@/components/endpoints/provider-label";
+import { SendTestEventForm } from "@/components/endpoints/send-test-event-form";
 import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
 import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
 import { QuarantineTable } from "@/components/endpoints/quarantine-table";
@@ -32,8 +33,15 @@ import { createDestinationAction, deleteDestinationAction, updateDestinationActi
 import { previewFilterAction } from "./filter-preview-actions";
 import { reverifyQuarantineAction } from "./quarantine-actions";
 import { rotateSecretAction } from "./secret-actions";
+import { sendTestEventAction } from "./test-event-actions";
 
-export const metadata = { title: "Endpoint settings · Webhook Inbox" };
+/** Titled by the endpoint's name (a primary-key read; a tab per endpoint tells them apart). */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const ctx = await requireDashboardCtx();
+  const endpoint = isId("ep", id) ? await getEndpoint({ ctx, input: { id } }).catch(() => null) : null;
+  return { title: `${endpoint ? endpoint.name : "Endpoint"} · Webhook Inbox` };
+}
 
 const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
@@ -123,6 +131,11 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
           } : null}
         />
       </Card>
+      {canChange ? (
+        <Card title="Test event">
+          <SendTestEventForm action={sendTestEventAction.bind(null, ctx.organizationId)} endpointId={endpoint.id} />
+        </Card>
+      ) : null}
       <Card title="Refused requests">
         <RejectedRequestsTable rejections={rejections} now={new Date()} />
       </Card>
