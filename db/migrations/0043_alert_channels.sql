@@ -61,7 +61,9 @@ ALTER TABLE "destinations" ADD COLUMN "dead_threshold" integer;
 --> statement-breakpoint
 ALTER TABLE "destinations" ADD COLUMN "dead_window_minutes" integer;
 --> statement-breakpoint
-ALTER TABLE "incidents" ADD COLUMN "destination_id" text REFERENCES "destinations"("id") ON DELETE cascade;
+ALTER TABLE "incidents" ADD COLUMN "destination_id" text;
+--> statement-breakpoint
+ALTER TABLE "incidents" ADD CONSTRAINT "incidents_destination_id_destinations_id_fk" FOREIGN KEY ("destination_id") REFERENCES "public"."destinations"("id") ON DELETE cascade ON UPDATE no action;
 --> statement-breakpoint
 DROP INDEX "incidents_one_open_idx";
 --> statement-breakpoint
