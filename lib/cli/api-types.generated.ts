@@ -124,6 +124,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/endpoints/{id}/test-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a synthetic delivery (eventType inbox.test unless named) through the endpoint's destinations, as a received one; its item says test: true */
+        post: operations["sendTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/endpoints/{id}/destinations": {
         parameters: {
             query?: never;
@@ -306,7 +323,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replay every delivery a filter names (?dryRun=true only counts) */
+        /** Replay every delivery a filter (and search q) names (?dryRun=true only counts) */
         post: operations["replayDeliveries"];
         delete?: never;
         options?: never;
@@ -323,7 +340,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bury every delivery a filter names (?dryRun=true only counts) */
+        /** Bury every delivery a filter (and search q) names (?dryRun=true only counts) */
         post: operations["buryDeliveries"];
         delete?: never;
         options?: never;
@@ -583,6 +600,9 @@ export interface components {
             /** @default 86400 */
             gracePeriodSeconds?: number;
         };
+        TestEventInput: {
+            eventType?: string;
+        };
         CreateDestinationInput: {
             name: string;
             /**
@@ -668,6 +688,8 @@ export interface components {
             since?: string;
             /** Format: date-time */
             until?: string;
+            /** @description As the list's q: only the deliveries it matches */
+            q?: string;
         };
         UpdateOrganizationInput: {
             name?: string;
@@ -741,6 +763,8 @@ export interface components {
                 idHeader?: string | null;
             } | null;
             hasSecret: boolean;
+            /** @description Created without the secret its provider issues: what arrives is refused 401 and quarantined until rotate-secret or PATCH sets it */
+            awaitingSecret: boolean;
             hasVerifyToken: boolean;
             signsOutbound: boolean;
             previousSecretValidUntil: string | null;
@@ -787,6 +811,8 @@ export interface components {
                 idHeader?: string | null;
             } | null;
             hasSecret: boolean;
+            /** @description Created without the secret its provider issues: what arrives is refused 401 and quarantined until rotate-secret or PATCH sets it */
+            awaitingSecret: boolean;
             hasVerifyToken: boolean;
             signsOutbound: boolean;
             previousSecretValidUntil: string | null;
@@ -808,11 +834,8 @@ export interface components {
         RotatedSecret: {
             /** @description Only when the secret was generated (none given) */
             secret?: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC
-             */
-            previousSecretValidUntil: string;
+            /** @description null: there was no previous secret (the endpoint awaited its first) */
+            previousSecretValidUntil: string | null;
         };
         QuarantinedRequestList: {
             data: {
@@ -825,8 +848,15 @@ export interface components {
                 receivedAt: string;
                 /** @description invalid_signature, missing_signature or timestamp_out_of_tolerance */
                 reason: string;
+                /** @description The address the request came from */
+                sourceAddress: string | null;
+                /** @description The same as sourceAddress (its former name) */
                 sourceIp: string | null;
                 sizeBytes: number;
+                /** @description The event type it claims, when it could be read without the secret (unverified) */
+                eventType?: string;
+                /** @description The event id it claims, when it could be read without the secret (unverified) */
+                externalId?: string;
             }[];
             nextCursor: string | null;
         };
@@ -834,6 +864,10 @@ export interface components {
             count: number;
             /** @description Absent with ?dryRun=true */
             duplicates?: number;
+        };
+        TestEventSent: {
+            /** @description The test delivery's id (dlv_…) */
+            id: string;
         };
         DestinationList: {
             data: components["schemas"]["Destination"][];
@@ -926,9 +960,13 @@ export interface components {
                 attemptCount: number;
                 lastStatusCode: number | null;
                 lastError: string | null;
+                /** @description Why the request is dead (a failure before a burial when its destinations differ); null unless dead */
+                deadReason: ("exhausted" | "rejected" | "buried") | null;
                 nextAttemptAt: string | null;
                 deliveredAt: string | null;
                 sizeBytes: number;
+                /** @description Sent with POST /endpoints/{id}/test-event, not received */
+                test: boolean;
                 destinations: {
                     destinationId: string;
                     name: string | null;
@@ -937,6 +975,8 @@ export interface components {
                     attemptCount: number;
                     lastStatusCode: number | null;
                     lastError: string | null;
+                    /** @description Why it is dead: exhausted (attempts used up), rejected (a status the destination means as final) or buried (by a person or key); null unless dead */
+                    deadReason: ("exhausted" | "rejected" | "buried") | null;
                     nextAttemptAt: string | null;
                     deliveredAt: string | null;
                 }[];
@@ -958,9 +998,13 @@ export interface components {
             attemptCount: number;
             lastStatusCode: number | null;
             lastError: string | null;
+            /** @description Why the request is dead (a failure before a burial when its destinations differ); null unless dead */
+            deadReason: ("exhausted" | "rejected" | "buried") | null;
             nextAttemptAt: string | null;
             deliveredAt: string | null;
             sizeBytes: number;
+            /** @description Sent with POST /endpoints/{id}/test-event, not received */
+            test: boolean;
             destinations: {
                 destinationId: string;
                 name: string | null;
@@ -969,6 +1013,8 @@ export interface components {
                 attemptCount: number;
                 lastStatusCode: number | null;
                 lastError: string | null;
+                /** @description Why it is dead: exhausted (attempts used up), rejected (a status the destination means as final) or buried (by a person or key); null unless dead */
+                deadReason: ("exhausted" | "rejected" | "buried") | null;
                 nextAttemptAt: string | null;
                 deliveredAt: string | null;
             }[];
@@ -1948,6 +1994,105 @@ export interface operations {
             };
             /** @description Conflict with the present state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing was changed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is out of reach; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id (ep_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventInput"];
+            };
+        };
+        responses: {
+            /** @description Stored; the worker delivers it */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEventSent"];
+                };
+            };
+            /** @description Invalid input (validation_error, invalid_filter, …), naming the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No API key, or not a valid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or another organization's */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4650,7 +4795,7 @@ export interface operations {
     listAuditLog: {
         parameters: {
             query?: {
-                action?: "endpoint.created" | "endpoint.updated" | "endpoint.deleted" | "endpoint.secret_rotated" | "destination.created" | "destination.updated" | "destination.deleted" | "alert_channel.created" | "alert_channel.updated" | "alert_channel.deleted" | "delivery.replayed" | "delivery.buried" | "deliveries.replayed" | "deliveries.buried" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.invitation_withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "organization.updated";
+                action?: "endpoint.created" | "endpoint.updated" | "endpoint.deleted" | "endpoint.secret_rotated" | "endpoint.test_event_sent" | "destination.created" | "destination.updated" | "destination.deleted" | "alert_channel.created" | "alert_channel.updated" | "alert_channel.deleted" | "delivery.replayed" | "delivery.buried" | "deliveries.replayed" | "deliveries.buried" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.invitation_withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "organization.updated";
                 actorType?: "user" | "api_key" | "system";
                 actorId?: string;
                 since?: string;

@@ -17,7 +17,7 @@ import { ingestLimits } from "./ingest-limits";
 
 export const TEST_EVENT_TYPE = "inbox.test";
 
-const TestEventInput = z.strictObject({
+export const TestEventInput = z.strictObject({
   eventType: z.string().trim().min(1).max(200).optional(),
 });
 

@@ -9,6 +9,7 @@ import { oneDeliveryInput } from "@/lib/delivery/replay-delivery";
 import { CreateDestinationInput, UpdateDestinationInput } from "@/lib/destinations/destination-input";
 import { CreateEndpointInput, UpdateEndpointInput } from "@/lib/endpoints/endpoint-input";
 import { RotateSecretInput } from "@/lib/endpoints/rotate-endpoint-secret";
+import { TestEventInput } from "@/lib/ingest/send-test-event";
 import { InviteMemberInput } from "@/lib/invitations/invitation-input";
 import { ChangeMemberRoleInput } from "@/lib/members/member-input";
 import { UpdateOrganizationInput } from "@/lib/organizations/organization-input";
@@ -28,7 +29,7 @@ const Counted = named("Count", out.Counted);
 const AlertChannel = named("AlertChannel", out.AlertChannel);
 const alertChannelId = { id: "The alert channel's id (ach_…)" };
 const OneDelivery = named("OneDeliveryInput", oneDeliveryInput);
-const Filter = named("DeliveryBulkFilter", BulkFilter);
+const Filter = named("DeliveryBulkFilter", BulkFilter.extend({ q: BulkFilter.shape.q.describe("As the list's q: only the deliveries it matches") }));
 const list = (name: string, item: z.ZodType) => named(`${name}List`, out.page(item));
 
 export const OPERATIONS: Operation[] = [
@@ -62,6 +63,10 @@ export const OPERATIONS: Operation[] = [
     summary: "Admit what verifies with the present secret (?dryRun=true only counts)",
     params: endpointId, query: DryRunQuery, errors: [404, 409, 429],
     responses: { 200: { description: "How many verify (admitted unless a dry run), and how many were duplicates", body: named("Reverified", out.Reverified) } } },
+  { method: "post", path: "/endpoints/{id}/test-event", operationId: "sendTestEvent", tag: "Endpoints",
+    summary: "Send a synthetic delivery (eventType inbox.test unless named) through the endpoint's destinations, as a received one; its item says test: true",
+    params: endpointId, body: named("TestEventInput", TestEventInput), errors: [404, 429],
+    responses: { 202: { description: "Stored; the worker delivers it", body: named("TestEventSent", out.TestEventSent) } } },
 
   { method: "get", path: "/endpoints/{id}/destinations", operationId: "listDestinations", tag: "Destinations", summary: "List an endpoint's destinations",
     params: endpointId, query: PageQuery, errors: [404], responses: { 200: { description: "A page of destinations", body: list("Destination", out.Destination) } } },
@@ -103,10 +108,10 @@ export const OPERATIONS: Operation[] = [
     responses: { 202: { description: "Pending again (filtered: still no destination matches)", body: named("Replayed", out.Replayed) } } },
   { method: "post", path: "/deliveries/{id}/bury", operationId: "buryDelivery", tag: "Deliveries", summary: "Stop delivering (every destination, or the one named)",
     params: deliveryId, body: OneDelivery, errors: [404, 409], responses: { 200: { description: "Dead", body: named("Buried", out.Buried) } } },
-  { method: "post", path: "/deliveries/replay", operationId: "replayDeliveries", tag: "Deliveries", summary: "Replay every delivery a filter names (?dryRun=true only counts)",
+  { method: "post", path: "/deliveries/replay", operationId: "replayDeliveries", tag: "Deliveries", summary: "Replay every delivery a filter (and search q) names (?dryRun=true only counts)",
     query: DryRunQuery, body: Filter, errors: [404, 409, 429],
     responses: { 202: { description: "How many were replayed", body: Counted }, 200: { description: "With dryRun: how many would be", body: Counted } } },
-  { method: "post", path: "/deliveries/bury", operationId: "buryDeliveries", tag: "Deliveries", summary: "Bury every delivery a filter names (?dryRun=true only counts)",
+  { method: "post", path: "/deliveries/bury", operationId: "buryDeliveries", tag: "Deliveries", summary: "Bury every delivery a filter (and search q) names (?dryRun=true only counts)",
     query: DryRunQuery, body: Filter, errors: [404, 409, 429], responses: { 200: { description: "How many were (or, with dryRun, would be) buried", body: Counted } } },
 
   { method: "get", path: "/organization", operationId: "getOrganization", tag: "Organization", summary: "The key's organization",

@@ -2,7 +2,7 @@
 // the OpenAPI document's response schemas. Strict objects: a field a presenter adds without a word here fails the
 // REST tests (test/api-response-check.ts), so the document cannot drift from the answers.
 import { z } from "zod";
-import { ALERT_CHANNEL_TYPES, DELIVERY_STATUSES, DESTINATION_TYPES } from "@/db/schema";
+import { ALERT_CHANNEL_TYPES, DEAD_REASONS, DELIVERY_STATUSES, DESTINATION_TYPES } from "@/db/schema";
 import { ROLES } from "@/lib/access/roles";
 import { ACTOR_TYPES } from "@/lib/audit/audit-actions";
 import { PROVIDERS } from "@/lib/signatures";
@@ -53,6 +53,7 @@ export const Endpoint = z.strictObject({
   autoPause: AutoPause,
   genericHmac: GenericHmac.nullable(),
   hasSecret: z.boolean(),
+  awaitingSecret: z.boolean().describe("Created without the secret its provider issues: what arrives is refused 401 and quarantined until rotate-secret or PATCH sets it"),
   hasVerifyToken: z.boolean(),
   signsOutbound: z.boolean(),
   previousSecretValidUntil: nullableTime,
@@ -74,7 +75,7 @@ export const EndpointStats = z.strictObject({
 
 export const RotatedSecret = z.strictObject({
   secret: z.string().optional().describe("Only when the secret was generated (none given)"),
-  previousSecretValidUntil: time,
+  previousSecretValidUntil: nullableTime.describe("null: there was no previous secret (the endpoint awaited its first)"),
 });
 
 export const QuarantinedRequest = z.strictObject({
@@ -82,8 +83,11 @@ export const QuarantinedRequest = z.strictObject({
   endpointId: z.string(),
   receivedAt: time,
   reason: z.string().describe("invalid_signature, missing_signature or timestamp_out_of_tolerance"),
-  sourceIp: z.string().nullable(),
+  sourceAddress: z.string().nullable().describe("The address the request came from"),
+  sourceIp: z.string().nullable().describe("The same as sourceAddress (its former name)"),
   sizeBytes: count,
+  eventType: z.string().optional().describe("The event type it claims, when it could be read without the secret (unverified)"),
+  externalId: z.string().optional().describe("The event id it claims, when it could be read without the secret (unverified)"),
 });
 
 export const Reverified = z.strictObject({ count, duplicates: count.optional().describe("Absent with ?dryRun=true") });
@@ -116,6 +120,10 @@ export const Destination = z.strictObject({
 });
 
 const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+const deadReason = z
+  .enum(DEAD_REASONS)
+  .nullable()
+  .describe("Why it is dead: exhausted (attempts used up), rejected (a status the destination means as final) or buried (by a person or key); null unless dead");
 
 /** One destination's part of a delivery (presentDestinationRow). */
 export const DeliveryDestination = z.strictObject({
@@ -125,6 +133,7 @@ export const DeliveryDestination = z.strictObject({
   attemptCount: count,
   lastStatusCode: z.number().int().nullable(),
   lastError: z.string().nullable(),
+  deadReason,
   nextAttemptAt: nullableTime,
   deliveredAt: nullableTime,
 });
@@ -140,9 +149,11 @@ export const DeliverySummary = z.strictObject({
   attemptCount: count,
   lastStatusCode: z.number().int().nullable(),
   lastError: z.string().nullable(),
+  deadReason: deadReason.describe("Why the request is dead (a failure before a burial when its destinations differ); null unless dead"),
   nextAttemptAt: nullableTime,
   deliveredAt: nullableTime,
   sizeBytes: count,
+  test: z.boolean().describe("Sent with POST /endpoints/{id}/test-event, not received"),
   destinations: z.array(DeliveryDestination),
 });
 
@@ -168,6 +179,7 @@ export const Delivery = DeliverySummary.extend({
 export const Replayed = z.strictObject({ id: z.string(), status: z.enum(["pending", "filtered"]) });
 export const Buried = z.strictObject({ id: z.string(), status: z.literal("dead") });
 export const Counted = z.strictObject({ count });
+export const TestEventSent = z.strictObject({ id: z.string().describe("The test delivery's id (dlv_…)") });
 
 export const Organization = z.strictObject({
   id: z.string(),
