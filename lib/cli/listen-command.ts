@@ -8,8 +8,7 @@ import { listenApi } from "./listen-api";
 export const LISTEN_USAGE = `  inbox listen --url APP_URL --key API_KEY --endpoint ENDPOINT_ID --forward http://localhost:PORT/path [--filter JSON] [--keep]
       Forwards the endpoint's webhooks to a local URL through a pull destination named listen-<hostname>
       (made, or reused), byte for byte with their headers: a 2xx is acknowledged, anything else retried.
-      One line per delivery. Ctrl-C pauses the destination (--keep) or deletes it.
-      APP_URL and INBOX_API_KEY may come from the environment.`;
+      One line per delivery. Ctrl-C pauses the destination (--keep) or deletes it.`;
 
 export async function runListen(args: string[], print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
   const { values } = parseArgs({
@@ -20,8 +19,7 @@ export async function runListen(args: string[], print: (line: string) => void = 
     },
     strict: true,
   });
-  const url = values.url ?? process.env.APP_URL;
-  const key = values.key ?? process.env.INBOX_API_KEY;
+  const { url, key } = values;
   const missing = [!url && "--url", !key && "--key", !values.endpoint && "--endpoint", !values.forward && "--forward"].filter(Boolean);
   if (missing.length) throw new UsageError(`Missing ${missing.join(", ")}.`);
   let filter: unknown;
