@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { IncidentKind, NotificationEvent } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
+import type { IncidentSummary } from "./list-open-incidents";
 
 export interface NotificationView {
   id: string;
@@ -14,18 +15,8 @@ export interface NotificationView {
   sentAt: Date | null;
 }
 
-export interface IncidentView {
-  id: string;
-  kind: IncidentKind;
-  endpointId: string;
-  endpointName: string;
-  destinationName: string | null;
-  openedAt: Date;
+export interface IncidentView extends IncidentSummary {
   resolvedAt: Date | null;
-  thresholdSeconds: number | null;
-  peakAgeSeconds: number | null;
-  deadCount: number;
-  lastError: string | null;
   notifications: NotificationView[];
 }
 

@@ -2,18 +2,22 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { endpoints, incidents, type IncidentKind } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 
-export interface OpenIncidentView {
+/** What every list of incidents shows of one (the overview's open ones, the Incidents page's). */
+export interface IncidentSummary {
   id: string;
   kind: IncidentKind;
   endpointId: string;
   endpointName: string;
   destinationName: string | null;
   openedAt: Date;
-  lastSeenAt: Date;
   thresholdSeconds: number | null;
   peakAgeSeconds: number | null;
   deadCount: number;
   lastError: string | null;
+}
+
+export interface OpenIncidentView extends IncidentSummary {
+  lastSeenAt: Date;
   lastNotifiedAt: Date | null;
   notifyError: string | null;
 }
