@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { IncidentKind, NotificationEvent } from "@/db/schema";
+import type { NotificationEvent } from "@/db/schema";
 import type { Ctx } from "@/lib/context";
 import type { IncidentSummary } from "./list-open-incidents";
 
