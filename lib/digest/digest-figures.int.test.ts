@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as destinationStatsRoute from "@/app/api/v1/endpoints/[id]/destinations/[destinationId]/stats/route";
 import * as statsRoute from "@/app/api/v1/endpoints/[id]/stats/route";
 import { getDb } from "@/db";
 import { deliveries, deliveryPayloads, type DeliveryStatus } from "@/db/schema";
@@ -75,12 +76,15 @@ describe("the digest's figures", () => {
     expect(Math.abs(stats.body.oldestPendingAgeSeconds - endpoint!.oldestPendingAgeSeconds)).toBeLessThanOrEqual(1);
   });
 
-  it("per destination: its oldest pending age and its top errors with counts (dead in the window or waiting, whitespace folded)", () => {
+  it("per destination: its own counts (as its stats count them), oldest pending age, and top errors (dead in the window or waiting, whitespace folded)", async () => {
     const [main, warehouse] = figures.endpoints[0]!.destinations;
-    expect(main).toMatchObject({ id: defaultDestinationId(fixture.endpoint.id), oldestPendingAgeSeconds: 40 * 60, oldestPendingAtMost: false });
+    expect(main).toMatchObject({ id: defaultDestinationId(fixture.endpoint.id), received: 7, delivered: 3, dead: 3, oldestPendingAgeSeconds: 40 * 60 });
     expect(main!.topErrors).toEqual([{ error: "HTTP 500: upstream down", count: 3 }, { error: "timeout after 15000 ms", count: 1 }]);
-    expect(warehouse).toMatchObject({ id: warehouseId, name: "Warehouse <2>", oldestPendingAgeSeconds: 10 * 60, oldestPendingAtMost: false });
+    expect(warehouse).toMatchObject({ id: warehouseId, name: "Warehouse <2>", received: 2, delivered: 0, dead: 1, oldestPendingAgeSeconds: 10 * 60 });
     expect(warehouse!.topErrors).toEqual([{ error: "connection refused", count: 2 }]);
+    const stats = await callRoute(destinationStatsRoute.GET, { apiKey: fixture.apiKey, params: { id: fixture.endpoint.id, destinationId: warehouseId } });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ receivedLastHour: warehouse!.received, delivered: warehouse!.delivered, dead: warehouse!.dead, pending: 1 });
   });
 
   it("sees no other organization's endpoints", async () => {
@@ -96,7 +100,7 @@ describe("the digest mail", () => {
     const mail = renderDigestMail({ organizationName: "Acme <Ops>", figures });
     expect(mail.subject).toBe(`[Webhook Inbox] Daily digest: Acme <Ops>, ${now.toISOString().slice(0, 10)}`);
     expect(mail.text).toContain(`Endpoint “${NAME}”: received 9 · delivered 3 · dead 4 · filtered 1 · oldest pending 40 min`);
-    expect(mail.text).toContain("Destination “Warehouse <2>”: oldest pending 10 min");
+    expect(mail.text).toContain("Destination “Warehouse <2>”: received 2 · delivered 0 · dead 1 · oldest pending 10 min");
     expect(mail.text).toContain("3 × HTTP 500: upstream down");
     expect(mail.text).toContain(`https://digest.example.test/endpoints/${fixture.endpoint.id}`);
     expect(mail.text).toContain(`https://digest.example.test/deliveries?endpointId=${fixture.endpoint.id}&status=dead`);
@@ -114,27 +118,26 @@ describe("the digest mail", () => {
   });
 });
 
-describe("a backlog longer than the walk", () => {
-  it("reads the oldest DIGEST_WALK waiting deliveries: a destination with none among them waits less than the last one read", async () => {
+describe("a destination behind another's long backlog", () => {
+  it("has its own oldest pending age, exact, however long the other's backlog", async () => {
     const big = await alertingEndpointFixture({ name: "Backlog", thresholdSeconds: null });
     const other = (await createDestination({ ctx: big.ctx, input: { endpointId: big.endpoint.id, body: { name: "Late", url: "http://127.0.0.1:9/l" } } })).id;
     const at = new Date();
-    // DIGEST_WALK old ones to the default destination, then one younger to the other.
+    // More than DIGEST_WALK old ones to the default destination, then one younger to the other.
     await getDb().execute(sql`
       insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since, updated_at)
       select 'dlv_walk' || lpad(n::text, 6, '0'), ${big.organizationId}, ${big.endpoint.id}, ${defaultDestinationId(big.endpoint.id)}, 'evt_' || n, 'pending', 2,
         ${at.toISOString()}::timestamptz - make_interval(mins => 120) + make_interval(secs => n), ${at.toISOString()}::timestamptz - make_interval(mins => 120) + make_interval(secs => n), now()
-      from generate_series(1, ${DIGEST_WALK}) n`);
+      from generate_series(1, ${DIGEST_WALK + 10}) n`);
     await insert(other, "pending", later(at, -minutes(5)), null, big);
     const [endpoint] = (await gatherDigestFigures({ ctx: big.ctx, input: { now: at } })).endpoints;
-    const lastRead = 120 * 60 - DIGEST_WALK;
     expect(endpoint!.oldestPendingAgeSeconds).toBe(120 * 60 - 1);
     expect(endpoint!.destinations).toMatchObject([
-      { id: defaultDestinationId(big.endpoint.id), oldestPendingAgeSeconds: 120 * 60 - 1, oldestPendingAtMost: false },
-      { id: other, oldestPendingAgeSeconds: lastRead, oldestPendingAtMost: true },
+      { id: defaultDestinationId(big.endpoint.id), oldestPendingAgeSeconds: 120 * 60 - 1, received: DIGEST_WALK + 10 },
+      { id: other, oldestPendingAgeSeconds: 5 * 60, received: 1 },
     ]);
     expect(renderDigestMail({ organizationName: "B", figures: { from: at, to: at, endpoints: [endpoint!], omittedEndpoints: 0 } }).text).toContain(
-      "Destination “Late”: oldest pending under 1 h 43 min",
+      "Destination “Late”: received 1 · delivered 0 · dead 0 · oldest pending 5 min",
     );
   });
 });

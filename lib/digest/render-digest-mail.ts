@@ -31,8 +31,8 @@ function countsLine(endpoint: DigestEndpoint): string {
 
 function destinationLine(destination: DigestDestination): string {
   const age = destination.oldestPendingAgeSeconds;
-  const oldest = destination.oldestPendingAtMost ? `under ${formatDuration(age)}` : age > 0 ? formatDuration(age) : "none waiting";
-  return `Destination “${oneLine(destination.name)}”: oldest pending ${oldest}`;
+  const oldest = age > 0 ? formatDuration(age) : "none waiting";
+  return `Destination “${oneLine(destination.name)}”: received ${destination.received} · delivered ${destination.delivered} · dead ${destination.dead} · oldest pending ${oldest}`;
 }
 
 const errorLine = (error: { error: string; count: number }) => `${n(error.count)} × ${oneLine(error.error)}`;
