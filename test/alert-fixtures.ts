@@ -60,6 +60,8 @@ export async function insertDelivery(input: {
   pendingSince?: Date;
   updatedAt?: Date;
   lastError?: string | null;
+  /** Its endpoint's default destination unless named. */
+  destinationId?: string;
 }): Promise<string> {
   const id = newId("dlv");
   await getDb()
@@ -68,7 +70,7 @@ export async function insertDelivery(input: {
       id,
       organizationId: input.organizationId,
       endpointId: input.endpointId,
-      destinationId: defaultDestinationId(input.endpointId),
+      destinationId: input.destinationId ?? defaultDestinationId(input.endpointId),
       externalId: `evt_${randomBytes(6).toString("hex")}`,
       status: input.status,
       sizeBytes: 2,

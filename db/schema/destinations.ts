@@ -45,6 +45,8 @@ export const destinations = pgTable(
     /** Encrypted at rest (lib/crypto/secret-box.ts). */
     outboundSecretEncrypted: text(),
     /** A dead-delivery incident of its own once this many went dead (not buried) within the window; null: its endpoint's, at the first. */
+    /** Its own pending-age alert (lib/alerts/evaluate-destination-pending-age.ts); null: its endpoint's alertPendingAgeSeconds covers it. */
+    alertPendingAgeSeconds: integer(),
     deadThreshold: integer(),
     deadWindowMinutes: integer(),
     /** Alert channels its incidents are told on; null: its endpoint's. */

@@ -25,6 +25,9 @@ export async function checkAlerts({ input, db = getDb() }: { input: { now: Date 
       or exists (select 1 from destinations w where w.endpoint_id = e.id and w.dead_threshold is not null and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status = 'dead' and d.destination_id = w.id
           and d.updated_at > ${now}::timestamptz - make_interval(mins => coalesce(w.dead_window_minutes, ${DEFAULT_DEAD_WINDOW_MINUTES}))))
+      or exists (select 1 from destinations a where a.endpoint_id = e.id and a.alert_pending_age_seconds is not null and exists (
+        select 1 from deliveries d where d.destination_id = a.id and d.id >= org.delivery_id_floor and d.status in ('pending', 'delivering')
+          and d.pending_since < ${now}::timestamptz - make_interval(secs => a.alert_pending_age_seconds)))
       or (e.alert_pending_age_seconds is not null and exists (
         select 1 from deliveries d where d.endpoint_id = e.id and d.id >= org.delivery_id_floor and d.status in ('pending', 'delivering')
           and d.pending_since < ${now}::timestamptz - make_interval(secs => e.alert_pending_age_seconds)))

@@ -5,6 +5,7 @@ import { joinDefaultDestination } from "@/lib/destinations/default-destination";
 import { evaluateAutoPauses } from "./evaluate-auto-pauses";
 import { evaluateDeadDeliveries } from "./evaluate-dead-deliveries";
 import { evaluateDestinationDeadDeliveries } from "./evaluate-destination-dead-deliveries";
+import { evaluateDestinationPendingAge } from "./evaluate-destination-pending-age";
 import { evaluatePendingAge } from "./evaluate-pending-age";
 
 /**
@@ -32,6 +33,7 @@ export async function evaluateEndpointAlerts({ ctx, input }: { ctx: Ctx; input: 
     await evaluateAutoPauses({ ctx: tx, input: { endpoint, now: input.now } });
     if (input.autoPausesOnly) return;
     await evaluatePendingAge({ ctx: tx, input: { endpoint, now: input.now } });
+    await evaluateDestinationPendingAge({ ctx: tx, input: { endpoint, now: input.now } });
     await evaluateDeadDeliveries({ ctx: tx, input: { endpoint, now: input.now } });
     await evaluateDestinationDeadDeliveries({ ctx: tx, input: { endpoint, now: input.now } });
   });

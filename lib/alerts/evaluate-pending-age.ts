@@ -14,7 +14,7 @@ type OldestOpen = {
 };
 
 /**
- * Pending-age incident of one endpoint, as of `now`, inside the caller's transaction (which holds the
+ * Pending-age incident of one endpoint (over its destinations without an alert age of their own), as of `now`, inside the caller's transaction (which holds the
  * endpoint's alert lock): opens it with one mail when the pending/delivering delivery waiting longest has waited
  * longer than the threshold (since its receipt or its latest replay: pending_since), stays quiet while it is open (but for a reminder every 6 h), and resolves it with one recovery
  * mail once nothing is over the threshold.
@@ -25,23 +25,30 @@ export async function evaluatePendingAge({ ctx, input }: { ctx: Ctx; input: { en
   const [open] = await ctx.db
     .select()
     .from(incidents)
-    .where(and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "pending_age"), isNull(incidents.resolvedAt)));
+    .where(and(eq(incidents.organizationId, ctx.organizationId), eq(incidents.endpointId, endpoint.id), eq(incidents.kind, "pending_age"),
+      isNull(incidents.destinationId), isNull(incidents.resolvedAt)));
   if (threshold === null && !open) return;
 
-  // The status list is literal so the planner can use the partial index deliveries_endpoint_waiting_idx.
-  // The count reads that index alone (the organization is checked once, on the endpoint): filtered on
-  // each delivery's organization, it read up to 10,001 rows of a paused endpoint's backlog every minute.
+  // Over the endpoint's destinations that have no pending-age alert of their own (those have theirs:
+  // evaluate-destination-pending-age.ts), deleted ones included while their deliveries are ended: each one's oldest
+  // is the first entry of deliveries_destination_waiting_idx, and its count reads that index alone, capped (the
+  // status list is literal for the partial index; the organization is checked once, on the endpoint).
   const idFloor = await deliveryIdFloor(ctx.db, ctx.organizationId);
   const [oldest] = await ctx.db.execute<OldestOpen>(sql`
-    select o.pending_since, o.last_error,
-      (select count(*)::int from (select 1 from deliveries c
-        where c.endpoint_id = ${endpoint.id} and c.id >= ${idFloor} and c.status in ('pending', 'delivering')
-          and exists (select 1 from endpoints ce where ce.id = ${endpoint.id} and ce.organization_id = ${ctx.organizationId})
-        limit ${OPEN_COUNT_CAP + 1}) capped) as open_count
-    from deliveries o
-    where o.organization_id = ${ctx.organizationId} and o.endpoint_id = ${endpoint.id} and o.id >= ${idFloor} and o.status in ('pending', 'delivering')
-    order by o.pending_since
-    limit 1`);
+    with covered as (
+      select d.id from destinations d join endpoints e on e.id = d.endpoint_id
+      where d.endpoint_id = ${endpoint.id} and e.organization_id = ${ctx.organizationId} and d.alert_pending_age_seconds is null
+    ), first_waiting as (
+      select w.pending_since, w.last_error from covered c cross join lateral (
+        select o.pending_since, o.last_error from deliveries o
+        where o.destination_id = c.id and o.id >= ${idFloor} and o.status in ('pending', 'delivering')
+        order by o.pending_since limit 1) w
+    )
+    select f.pending_since, f.last_error,
+      (select least(sum(n), ${OPEN_COUNT_CAP + 1})::int from covered c cross join lateral (
+        select count(*) as n from (select 1 from deliveries x
+          where x.destination_id = c.id and x.id >= ${idFloor} and x.status in ('pending', 'delivering') limit ${OPEN_COUNT_CAP + 1}) capped) counted) as open_count
+    from first_waiting f order by f.pending_since limit 1`);
   const pendingSince = oldest ? new Date(oldest.pending_since) : null;
   const ageMs = pendingSince ? Math.max(0, now.getTime() - pendingSince.getTime()) : 0;
   const ageSeconds = Math.floor(ageMs / 1000);

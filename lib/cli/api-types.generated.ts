@@ -634,6 +634,7 @@ export interface components {
             } | null;
             deadThreshold?: number | null;
             deadWindowMinutes?: number;
+            alertPendingAgeSeconds?: number | null;
         };
         UpdateDestinationInput: {
             name?: string;
@@ -659,6 +660,7 @@ export interface components {
             } | null;
             deadThreshold?: number | null;
             deadWindowMinutes?: number;
+            alertPendingAgeSeconds?: number | null;
         };
         PullInput: {
             /** @default 10 */
@@ -895,6 +897,8 @@ export interface components {
             signsOutbound: boolean;
             /** @description The alert channels (ach_…) its incidents are told on; empty: the default mail (a destination: its endpoint's) */
             alertChannelIds: string[];
+            /** @description Its own pending-age alert; null: its endpoint's alertPendingAgeSeconds */
+            alertPendingAgeSeconds: number | null;
             /** @description Dead-delivery alert: an incident once this many went dead within deadWindowMinutes; null: none */
             deadThreshold: number | null;
             /** @description null when deadThreshold is */

@@ -53,6 +53,7 @@ export async function createDestination({ ctx, input }: { ctx: Ctx; input: { end
         autoPauseMinutes: data.autoPause?.minutes ?? null,
         deadThreshold: data.deadThreshold ?? null,
         deadWindowMinutes: data.deadWindowMinutes ?? null,
+        alertPendingAgeSeconds: data.alertPendingAgeSeconds ?? null,
         ...storedDeliverySettings(data),
       })
       .returning();

@@ -57,6 +57,9 @@ export const DEAD_ALERT_FIELDS = {
   deadWindowMinutes: z.number().int("deadWindowMinutes must be a whole number").min(1, "deadWindowMinutes must be from 1 to 1440").max(1440, "deadWindowMinutes must be from 1 to 1440"),
 };
 export const DEFAULT_DEAD_WINDOW_MINUTES = 60;
+/** A destination's own pending-age alert, as an endpoint's alertPendingAgeSeconds (1 s to 30 days); null: its endpoint's. */
+const AlertPendingAgeInput = z.number().int("alertPendingAgeSeconds must be a whole number")
+  .min(1, "alertPendingAgeSeconds must be from 1 to 2592000").max(30 * 86_400, "alertPendingAgeSeconds must be from 1 to 2592000").nullable();
 
 const INDEX = String.raw`\[\d{1,9}\]`;
 const SEGMENT = String.raw`[A-Za-z0-9_-]+(?:${INDEX})*`;
@@ -91,6 +94,7 @@ export const CreateDestinationInput = z.strictObject({
   autoPause: AutoPauseInput.nullable().optional(),
   deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
   deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
+  alertPendingAgeSeconds: AlertPendingAgeInput.optional(),
 });
 export type CreateDestinationInput = z.input<typeof CreateDestinationInput>;
 
@@ -112,6 +116,7 @@ export const UpdateDestinationInput = z.strictObject({
   autoPause: AutoPauseInput.nullable().optional(),
   deadThreshold: DEAD_ALERT_FIELDS.deadThreshold.optional(),
   deadWindowMinutes: DEAD_ALERT_FIELDS.deadWindowMinutes.optional(),
+  alertPendingAgeSeconds: AlertPendingAgeInput.optional(),
 });
 export type UpdateDestinationInput = z.input<typeof UpdateDestinationInput>;
 

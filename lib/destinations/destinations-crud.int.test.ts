@@ -23,13 +23,13 @@ describe("a destination's round trip", () => {
     const filter = { body: { type: { $startsWith: "invoice." }, data: { object: { amount_due: { $gte: 1000 } } } } };
     const made = await create(acme.apiKey, endpointId, {
       name: "Billing", url: "http://127.0.0.1:9/billing", filter,
-      paused: true, maxAttempts: 4, retryBaseSeconds: 30, timeoutMs: 2000, outboundSecret: OUTBOUND,
+      paused: true, maxAttempts: 4, retryBaseSeconds: 30, timeoutMs: 2000, outboundSecret: OUTBOUND, alertPendingAgeSeconds: 900,
     });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const expected = {
       id: expect.stringMatching(/^dst_[0-9a-z]{25}$/), endpointId, name: "Billing", type: "http", url: "http://127.0.0.1:9/billing", default: false,
       filter, rateLimit: null, orderingKey: null, paused: true, maxAttempts: 4, retryBaseSeconds: 30,
-      timeoutMs: 2000, signsOutbound: true, alertChannelIds: [], deadThreshold: null, deadWindowMinutes: null, autoPause: null, autoPaused: null, createdAt: expect.any(String),
+      timeoutMs: 2000, signsOutbound: true, alertChannelIds: [], alertPendingAgeSeconds: 900, deadThreshold: null, deadWindowMinutes: null, autoPause: null, autoPaused: null, createdAt: expect.any(String),
     };
     expect(made.body).toEqual(expected);
     expect(JSON.stringify(made.body)).not.toContain(OUTBOUND.slice(6));

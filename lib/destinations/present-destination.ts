@@ -22,6 +22,8 @@ export function presentDestination(row: DestinationRow) {
     timeoutMs: row.timeoutMs,
     signsOutbound: row.outboundSecretEncrypted !== null,
     alertChannelIds: row.alertChannelIds ?? [],
+    /** Its own pending-age alert; null: its endpoint's alertPendingAgeSeconds. */
+    alertPendingAgeSeconds: row.alertPendingAgeSeconds,
     deadThreshold: row.deadThreshold,
     deadWindowMinutes: row.deadThreshold === null ? null : (row.deadWindowMinutes ?? DEFAULT_DEAD_WINDOW_MINUTES),
     autoPause: row.autoPauseFailures === null ? null : { consecutiveFailures: row.autoPauseFailures, minutes: row.autoPauseMinutes ?? 0 },

@@ -48,6 +48,7 @@ export async function updateDestination({ ctx, input, resume }: {
     autoPauseMinutes: autoPause === undefined ? undefined : (autoPause?.minutes ?? null),
     deadThreshold: changes.deadThreshold,
     deadWindowMinutes: changes.deadWindowMinutes,
+    alertPendingAgeSeconds: changes.alertPendingAgeSeconds,
     ...resumeResets(paused),
   };
   const row = await withTransaction(ctx, async (ctx) => {

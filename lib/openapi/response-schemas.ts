@@ -109,6 +109,7 @@ export const Destination = z.strictObject({
   timeoutMs: z.number().int(),
   signsOutbound: z.boolean(),
   alertChannelIds,
+  alertPendingAgeSeconds: z.number().int().nullable().describe("Its own pending-age alert; null: its endpoint's alertPendingAgeSeconds"),
   deadThreshold,
   deadWindowMinutes,
   autoPause: AutoPause,
