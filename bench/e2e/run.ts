@@ -22,9 +22,13 @@
 //   --fanout-rate (BENCH_FANOUT_RATE, the first rate; 0 skips: each endpoint then gets two more destinations, one
 //   taking every request and one whose filter takes half, and that rate is offered again: PostgreSQL CPU per
 //   request against the one-destination phase of the same rate, issue #43's target ≤ 2×),
+//   --naive (BENCH_NAIVE, 1; 0 skips): after each rate, the same rate and bodies against the naive floor (bench/naive: bare
+//   node:http, verify, one transaction with INSERT … ON CONFLICT DO NOTHING and add_job, a plain graphile-worker task
+//   delivering, in a database of its own), then the product's figures as ratios of the naive's (bench/e2e/naive-ratios.ts);
+//   --naive-concurrency (BENCH_NAIVE_CONCURRENCY, 10: the naive worker's jobs at once), --current-seconds
+//   (BENCH_CURRENT_SECONDS, 5: deliveries are current when the last arrived within that many seconds of the end),
 //   env BENCH_BODY (realistic, padded or entropy[:KiB]: the bodies sent, bench/support/signed-webhook.ts)
-import { spawn } from "node:child_process";
-import { cpus, loadavg } from "node:os";
+import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { createDestination } from "@/lib/destinations/create-destination";
@@ -32,17 +36,21 @@ import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { indexBodies, indexBodiesSettings } from "@/lib/search/index-bodies";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { createOrganizationFixture } from "@/test/fixtures";
-import { BENCH_APPLICATION_NAME, CpuMeter, type CpuUse } from "../support/cpu";
+import { BENCH_APPLICATION_NAME, CpuMeter } from "../support/cpu";
 import type { BenchDestination } from "../support/destination";
-import type { OpenLoopOptions, OpenLoopResult } from "../support/open-loop";
 import { stopWorker, untilDelivered } from "../support/product";
 import { ActiveQuerySampler, type ActiveQueryShare } from "../support/active-queries";
-import { runBench } from "../support/run-bench";
+import { benchPort, runBench } from "../support/run-bench";
+import { startNaive, type Naive } from "../naive/start";
+import { achieved, micros, type Loaded, type Phase, type WalUse } from "./figures";
+import { reportNaiveRatios } from "./naive-ratios";
+import { report, reportFanOut, type Owed } from "./report";
+import { startLoad } from "./start-load";
 import { benchBodyLabel } from "../support/signed-webhook";
 import { keepPastWeeks } from "../support/kept-weeks";
 import { summarize } from "../support/stats";
 
-const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port", "kept-weeks", "fanout-rate"] as const;
+const OPTIONS = ["rates", "seconds", "paused-rate", "endpoints", "organizations", "drain-seconds", "port", "kept-weeks", "fanout-rate", "naive", "naive-concurrency", "current-seconds"] as const;
 const { values: args } = parseArgs({ options: Object.fromEntries(OPTIONS.map((name) => [name, { type: "string" }])) });
 const option = (name: (typeof OPTIONS)[number], fallback: string) =>
   (args[name] as string | undefined) ?? process.env[`BENCH_${name.toUpperCase().replaceAll("-", "_")}`] ?? fallback;
@@ -55,56 +63,27 @@ const ORGANIZATIONS = Math.min(ENDPOINTS, Number(option("organizations", String(
 const DRAIN_SECONDS = Number(option("drain-seconds", "120"));
 const KEPT_WEEKS = Number(option("kept-weeks", "0"));
 const FANOUT_RATE = Number(option("fanout-rate", String(RATES[0])));
+const NAIVE = option("naive", "1") !== "0";
+const NAIVE_CONCURRENCY = Number(option("naive-concurrency", "10"));
+const CURRENT_SECONDS = Number(option("current-seconds", "5"));
 /** The fan-out phase's half: the webhook ids end in a random hex digit (bench/support/open-loop.ts); 8 of 16 match. */
 const HALF_FILTER = { $or: "01234567".split("").map((digit) => ({ body: { id: { $endsWith: digit } } })) };
 const FLOORS = process.env.BENCH_FLOORS === "unset" ? "unset" : "set";
 const IDLE_SECONDS = 10;
 if (option("port", "")) process.env.BENCH_PORT = option("port", "");
 
-/** The targets of issue #13, for the summary. */
-const TARGET = { rate: 1_500, ingestP99Ms: 100, sendToDestinationP99Ms: 250, lastDeliveryAfterEndS: 5, databaseMicrosPerWebhook: 400 };
-
 interface Target { url: string; secret: string }
-interface WalUse { bytes: number; checkpoints: number }
-/** The indexing a phase with the worker stopped left undone, done afterwards. */
-interface Owed { cpu: CpuUse; wal: WalUse; webhooks: number }
-type Loaded = OpenLoopResult & { cpuSeconds: number };
 type WaitFor = "delivered" | "parked" | "answered";
 
-interface Phase {
-  label: string;
-  rate: number;
-  load: Loaded;
-  cpu: CpuUse;
-  delivered: number;
-  /** WAL bytes the server wrote over the phase, and checkpoints it began (both server-wide). */
-  wal: WalUse;
-  /** Seconds from the last request's due time to the last acknowledged delivery's arrival. */
-  lastDeliveryAfterEnd: number | null;
-  sendToDestination: { p50: number; p99: number; max: number };
-}
-
-/** Starts the load generator; it sends once told to go. */
-async function startLoad(options: OpenLoopOptions): Promise<{ go: () => Promise<Loaded> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/e2e/load.ts"], {
-    env: { ...process.env, BENCH_LOAD: JSON.stringify(options) },
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  let out = "";
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  for (let i = 0; !out.startsWith("ready\n"); i++) {
-    if (child.exitCode !== null || i > 600) throw new Error(`the load generator did not start: ${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    go: async () => {
-      child.stdin!.end("go\n");
-      const code = await exited;
-      if (code !== 0) throw new Error(`the load generator exited with ${code}`);
-      return JSON.parse(out.trim().split("\n").at(-1)!) as Loaded;
-    },
-  };
+/** What takes a phase's load, the product or the naive floor, and how the bench measures it. */
+interface System {
+  of: Phase["of"];
+  targets: Target[];
+  processes: Record<string, number | undefined>;
+  /** Its database: its backends' CPU is the phase's PostgreSQL CPU. */
+  database: { admin: postgres.Sql; name: string };
+  /** Waits, once every acknowledged webhook has arrived (when it was to), for the rest of the phase's work. */
+  settle(waitFor: WaitFor, drainMs: number): Promise<void>;
 }
 
 async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs: number, everyMs: number): Promise<boolean> {
@@ -122,6 +101,7 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, time
 runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
   // The bench's own queries while measuring, named so that their backend is not counted as the product's.
   const watch = postgres(database.url, { max: 1, onnotice: () => {}, connection: { application_name: BENCH_APPLICATION_NAME } });
+  let naive: Naive | undefined;
   try {
     const organizations = [];
     for (let i = 0; i < ORGANIZATIONS; i++) organizations.push(await createOrganizationFixture(`Bench e2e ${i}`)); // hashing is bounded
@@ -148,11 +128,35 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       return { bytes: now!.bytes as number, checkpoints: now!.checkpoints as number };
     };
 
-    const measure = async (label: string, rate: number, seconds: number, waitFor: WaitFor): Promise<Phase> => {
-      const load = await startLoad({ targets, rate, seconds, tag: `e2e_${label.replace(/\W+/g, "_")}` });
+    const productSystem: System = {
+      of: "product", targets, processes: { web: product.web.child.pid, worker: product.worker.pid }, database,
+      settle: async (waitFor, drainMs) => {
+        if (waitFor === "delivered" && !(await untilDelivered(watch, drainMs))) console.log("(gave up waiting for the deliveries' states to settle)");
+        if (waitFor === "parked") await until("the worker to park every job", async () => !(await jobsLeft()), drainMs, 100);
+        // The worker's body indexer (lib/search/index-bodies.ts) is part of what a webhook costs: its share is in the phase.
+        if (waitFor !== "answered") await until("every body searchable", async () => !(await bodiesWaiting()), drainMs, 100);
+      },
+    };
+    let naiveSystem: System | undefined;
+    if (NAIVE) {
+      naive = await startNaive({
+        admin: database.admin, serverUrl: database.url, name: `${database.name}_naive`, port: benchPort(2), concurrency: NAIVE_CONCURRENCY,
+        secrets: Object.fromEntries(endpoints.map((endpoint) => [endpoint.id, endpoint.secret!])), destinationUrl: destination.url,
+      });
+      const naiveUrl = naive.url;
+      const { allDelivered } = naive;
+      naiveSystem = {
+        of: "naive", targets: endpoints.map((endpoint) => ({ url: `${naiveUrl}/in/${endpoint.id}`, secret: endpoint.secret! })),
+        processes: { web: naive.server.pid, worker: naive.worker.pid }, database: { admin: database.admin, name: naive.database.name },
+        settle: async (waitFor, drainMs) => void (waitFor === "delivered" && (await until("the naive marking every webhook delivered", allDelivered, drainMs, 100))),
+      };
+    }
+
+    const measure = async (label: string, rate: number, seconds: number, waitFor: WaitFor, system: System = productSystem): Promise<Phase> => {
+      const load = await startLoad({ targets: system.targets, rate, seconds, tag: `e2e_${label.replace(/\W+/g, "_")}` });
       const walAtStart = await walMark();
-      const meter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
-      const statements = new ActiveQuerySampler(database).start();
+      const meter = await new CpuMeter({ processes: system.processes, database: system.database }).start();
+      const statements = new ActiveQuerySampler(system.database).start();
       const sampling = setInterval(() => void meter.sample().catch(() => {}), 500);
       try {
         const loaded = await load.go();
@@ -164,15 +168,12 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
             return missingFrom === loaded.acknowledged.length;
           };
           await until("every acknowledged webhook at the destination", allArrived, drainMs, 20);
-          if (!(await untilDelivered(watch, drainMs))) console.log("(gave up waiting for the deliveries' states to settle)");
         }
-        if (waitFor === "parked") await until("the worker to park every job", async () => !(await jobsLeft()), drainMs, 100);
-        // The worker's body indexer (lib/search/index-bodies.ts) is part of what a webhook costs: its share is in the phase.
-        if (waitFor !== "answered") await until("every body searchable", async () => !(await bodiesWaiting()), drainMs, 100);
+        await system.settle(waitFor, drainMs);
         const cpu = await meter.stop();
         const wal = await walSince(walAtStart);
         printBusiestStatements(label, statements.stop());
-        return { label, rate, load: loaded, cpu, wal, ...arrivalsOf(loaded, destination) };
+        return { label, of: system.of, rate, load: loaded, cpu, wal, ...arrivalsOf(loaded, destination) };
       } finally {
         clearInterval(sampling);
       }
@@ -181,21 +182,33 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
     console.log(`bench/e2e: ${ENDPOINTS} endpoints in ${ORGANIZATIONS} organization(s), signed Standard Webhooks requests (body ${benchBodyLabel()}, BENCH_BODY), open loop from a process of its own;`);
     console.log(`web server + worker as npm start runs them (ORG_INGEST_RATE=${orgRate}; every other setting ${settingsNote()}), PostgreSQL at ${new URL(database.url).host}, all on this ${cpus().length}-core machine`);
     if (KEPT_WEEKS > 0) console.log(`another organization keeps ${KEPT_WEEKS} past weeks (delivery id floors ${FLOORS})`);
-    await measure("warm-up", 200, 3, "delivered"); // compiles, pools, connections
+    if (naive) console.log(`the naive floor beside it after each rate (bench/naive, its own database ${naive.database.name}, worker concurrency ${NAIVE_CONCURRENCY})`);
+    const warmUpRate = Math.min(200, ...RATES); // never more than the run offers (a smoke run at a few a second)
+    await measure("warm-up", warmUpRate, 3, "delivered"); // compiles, pools, connections
+    if (naiveSystem) await measure("naive warm-up", warmUpRate, 3, "delivered", naiveSystem);
     // What the product costs with nothing to do (polling, heartbeats, sweeps): it is in every phase's
     // CPU per webhook, the more so the fewer webhooks a phase gets through.
-    const idleMeter = await new CpuMeter({ processes: { web: product.web.child.pid, worker: product.worker.pid }, database }).start();
+    const idleMeter = await new CpuMeter({ processes: productSystem.processes, database }).start();
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const idle = await idleMeter.stop();
 
     const phases: Phase[] = [];
+    const naivePhases: Phase[] = [];
     for (const rate of RATES) {
       console.log(`${rate}/s for ${SECONDS} s…`);
       const phase = await measure(`${rate}/s`, rate, SECONDS, "delivered");
       phases.push(phase);
       console.log(`${rate}/s done: achieved ${achieved(phase).toFixed(0)}/s, ingest p99 ${phase.load.latency.p99.toFixed(0)} ms, PostgreSQL ${micros(phase.cpu.database, phase).toFixed(0)} µs/webhook`);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
+      if (!naiveSystem) continue;
+      const floor = await measure(`naive ${rate}/s`, rate, SECONDS, "delivered", naiveSystem);
+      naivePhases.push(floor);
+      console.log(`naive ${rate}/s done: achieved ${achieved(floor).toFixed(0)}/s, ingest p99 ${floor.load.latency.p99.toFixed(0)} ms, PostgreSQL ${micros(floor.cpu.database, floor).toFixed(0)} µs/webhook`);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
+    // The naive is done: its processes idle no longer beside the product's phases that follow.
+    await naive?.stop();
+    naive = undefined;
 
     let fanOut: { one: Phase; three: Phase; rows: number } | null = null;
     if (FANOUT_RATE > 0) {
@@ -229,9 +242,11 @@ runBench("inbox_bench_e2e", async ({ database, destination, startProduct }) => {
       for (let after = ""; await bodiesWaiting(); ) after = (await indexBodies({ after, settings })).after;
       owed = { cpu: await meter.stop(), wal: await walSince(walAtStart), webhooks: stopped.load.ok };
     }
-    report(phases, paused, owed, idle, destination);
+    report([...phases, ...naivePhases], paused, owed, idle, destination);
+    if (naivePhases.length) reportNaiveRatios(phases, naivePhases, CURRENT_SECONDS);
     if (fanOut) reportFanOut(fanOut);
   } finally {
+    await naive?.stop();
     await watch.end();
   }
 });
@@ -250,90 +265,14 @@ function arrivalsOf(load: Loaded, destination: BenchDestination) {
   return { delivered, lastDeliveryAfterEnd: last ? (last - load.lastDueAt) / 1000 : null, sendToDestination: summarize(latencies) };
 }
 
-/** Acknowledged webhooks per second, from the first request's due time to the last answer. */
-const achieved = (phase: Phase) => phase.load.ok / ((phase.load.lastAnswerAt - phase.load.firstDueAt) / 1000);
-const micros = (cpuSeconds: number, phase: Phase) => (cpuSeconds * 1e6) / Math.max(1, phase.load.ok);
-const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : "—");
-const failures = (load: Loaded) => Object.entries(load.failures).map(([why, n]) => `${n}× ${why}`).join(", ") || "0";
 const settingsNote = () => {
   const set = ["WORKER_CONCURRENCY", "DELIVERY_ENDPOINT_CONCURRENCY", "ORG_DELIVERY_CONCURRENCY", "DELIVERY_LOG", "DATABASE_POOL_SIZE"].filter((name) => process.env[name]);
   return set.length ? `at its default except ${set.map((name) => `${name}=${process.env[name]}`).join(", ")}` : "at its default";
 };
 
-function report(phases: Phase[], paused: Phase[], owed: Owed | null, idle: CpuUse, destination: BenchDestination) {
-  console.log(`\n| offered /s | achieved /s | ingest p50 / p99 ms | not 200 | delivered / acknowledged | last delivery after the end | send→destination p50 / p99 ms | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |`);
-  console.log("| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const p of phases) {
-    const last = p.lastDeliveryAfterEnd === null ? "—" : `${p.lastDeliveryAfterEnd.toFixed(2)} s`;
-    console.log(`| ${p.rate} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${failures(p.load)} | ${p.delivered} / ${p.load.ok} | ${last} | ${ms(p.sendToDestination.p50)} / ${ms(p.sendToDestination.p99)} | ${micros(p.cpu.database, p).toFixed(0)} | ${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} |`);
-  }
-  console.log(`(deliveries that arrived twice over the whole run: ${destination.repeats()})`);
-
-  console.log("\nCPU cores in use on average over each phase (sending, then until the last delivery settled):");
-  console.log("| phase | seconds | web server | worker | PostgreSQL (this database) | load generator (its lateness p99 ms; socket wait p99 ms) | bench (destination) | everything else | machine busy | CPU pressure | WAL KB per webhook (checkpoints) |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  const cpuRow = (label: string, c: CpuUse, load?: Loaded, wal?: WalUse) => {
-    const cores = (x: number) => (x / c.seconds).toFixed(2);
-    const generator = load ? `${cores(load.cpuSeconds)} (${ms(load.lateness.p99)}; ${ms(load.socketWait.p99)})` : "—";
-    const ours = c.processes.web! + c.processes.worker! + (load?.cpuSeconds ?? 0) + c.database + c.bench;
-    const pressure = c.pressure === null ? "?" : `${(c.pressure * 100).toFixed(0)} %`;
-    const walPerWebhook = wal && load ? `${(wal.bytes / 1024 / Math.max(1, load.ok)).toFixed(1)} (${wal.checkpoints})` : "—";
-    console.log(`| ${label} | ${c.seconds.toFixed(1)} | ${cores(c.processes.web!)} | ${cores(c.processes.worker!)} | ${cores(c.database)} | ${generator} | ${cores(c.bench)} | ${cores(c.machine - ours)} | ${cores(c.machine)} of ${cpus().length} | ${pressure} | ${walPerWebhook} |`);
-  };
-  cpuRow("idle (nothing sent)", idle);
-  for (const p of [...phases, ...paused]) cpuRow(p.label, p.cpu, p.load, p.wal);
-
-  if (paused.length) {
-    console.log("\nPaused endpoints (stored, not delivered):");
-    console.log("| worker | offered /s | achieved /s | ingest p50 / p99 ms | not 200 | PostgreSQL CPU µs per webhook | web / worker CPU µs per webhook |");
-    console.log("| --- | ---: | ---: | ---: | --- | ---: | ---: |");
-    for (const p of paused) {
-      console.log(`| ${p.label.replace("paused, worker ", "")} | ${p.rate} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${failures(p.load)} | ${micros(p.cpu.database, p).toFixed(0)} | ${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} |`);
-    }
-    const [running, stopped] = paused;
-    if (running && stopped) {
-      const perWebhook = (cpuSeconds: number, webhooks: number) => (cpuSeconds * 1e6) / Math.max(1, webhooks);
-      const runningMicros = micros(running.cpu.database, running);
-      const stoppedMicros = micros(stopped.cpu.database, stopped);
-      console.log(`PostgreSQL per webhook, worker running ÷ stopped: ${(runningMicros / stoppedMicros).toFixed(2)}× (target ≤ 1.5×)`);
-      if (owed) {
-        const owedMicros = perWebhook(owed.cpu.database, owed.webhooks);
-        console.log(`The stopped phase's bodies made searchable afterwards (the work a running worker does in its phase): ${owedMicros.toFixed(0)} µs per webhook, ` +
-          `WAL ${(owed.wal.bytes / 1024 / Math.max(1, owed.webhooks)).toFixed(1)} KB per webhook (${owed.wal.checkpoints} checkpoints), ${owed.cpu.seconds.toFixed(1)} s; ` +
-          `running ÷ (stopped + that): ${(runningMicros / (stoppedMicros + owedMicros)).toFixed(2)}×`);
-      }
-    }
-  }
-
-  const at = phases.find((p) => p.rate === TARGET.rate);
-  if (at) {
-    const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
-    const sustained = achieved(at) >= 0.99 * TARGET.rate && at.delivered === at.load.ok && at.load.ok === at.load.sent;
-    console.log(`\nTargets at ${TARGET.rate}/s: sustained ${verdict(sustained)} (achieved ${achieved(at).toFixed(0)}/s, ${at.load.sent - at.load.ok} not acknowledged, ${at.load.ok - at.delivered} not delivered); ` +
-      `ingest p99 ${ms(at.load.latency.p99)} ms ≤ ${TARGET.ingestP99Ms}: ${verdict(at.load.latency.p99 <= TARGET.ingestP99Ms)}; ` +
-      `send→destination p99 ${ms(at.sendToDestination.p99)} ms ≤ ${TARGET.sendToDestinationP99Ms}: ${verdict(at.sendToDestination.p99 <= TARGET.sendToDestinationP99Ms)}; ` +
-      `last delivery ${at.lastDeliveryAfterEnd?.toFixed(2) ?? "—"} s after the end ≤ ${TARGET.lastDeliveryAfterEndS}: ${verdict((at.lastDeliveryAfterEnd ?? Infinity) <= TARGET.lastDeliveryAfterEndS)}; ` +
-      `PostgreSQL ${micros(at.cpu.database, at).toFixed(0)} µs per webhook ≤ ${TARGET.databaseMicrosPerWebhook}: ${verdict(micros(at.cpu.database, at) <= TARGET.databaseMicrosPerWebhook)}`);
-  }
-  console.log(`machine: load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at the end (other sessions' work included)`);
-}
-
-/** What the product's backends were running, most seen first: where PostgreSQL's time went in the phase. */
+/** What the system's backends were running, most seen first: where PostgreSQL's time went in the phase. */
 function printBusiestStatements(label: string, shares: ActiveQueryShare[]) {
   console.log(`  ${label}: statements seen running (average backends at once, wait event)`);
   for (const share of shares) console.log(`    ${share.backends.toFixed(2)}  ${share.wait}  ${share.statement}`);
 }
 
-/** One destination against three (one filter taking half) at the same offered rate, in the same run. */
-function reportFanOut({ one, three, rows }: { one: Phase; three: Phase; rows: number }) {
-  const per = (p: Phase) => micros(p.cpu.database, p);
-  console.log(`\nFan-out at ${three.rate}/s: one destination against three (one filter taking half):`);
-  console.log("| destinations | achieved /s | ingest p50 / p99 ms | deliveries per request | PostgreSQL CPU µs per request | web / worker CPU µs per request | send→destination p99 ms |");
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const [label, p, perRequest] of [["1", one, 1], ["3", three, rows / Math.max(1, three.load.ok)]] as const) {
-    console.log(`| ${label} | ${achieved(p).toFixed(0)} | ${ms(p.load.latency.p50)} / ${ms(p.load.latency.p99)} | ${perRequest.toFixed(2)} | ${per(p).toFixed(0)} | ` +
-      `${micros(p.cpu.processes.web!, p).toFixed(0)} / ${micros(p.cpu.processes.worker!, p).toFixed(0)} | ${ms(p.sendToDestination.p99)} |`);
-  }
-  const ratio = per(three) / per(one);
-  console.log(`PostgreSQL per request, three ÷ one: ${ratio.toFixed(2)}× (target ≤ 2×: ${ratio <= 2 ? "met" : "NOT met"})`);
-}
