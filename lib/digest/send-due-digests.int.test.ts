@@ -2,6 +2,7 @@
 // and UTC day: not twice across two runs racing on separate connections (as two workers), nor after a restart
 // the same day; the next day again. Checks are driven with `now` instead of waiting for the clock; the mails go
 // through the send-mail job to a real SMTP server.
+import { execFile } from "node:child_process";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,6 +85,19 @@ describe("when the digest goes out", () => {
     await Promise.all([anotherConnection(), anotherConnection()].map((db) => sendDueDigests({ input: { now: at("2031-04-02T06:00:01Z") }, db })));
     expect(await digestMails(acme.organizationId)).toHaveLength(2);
     expect(await sentDays(acme.organizationId)).toEqual(["2031-04-01", "2031-04-02"]);
+  });
+
+  it("goes out once when two worker processes check at the same moment", { timeout: 60_000 }, async () => {
+    const acme = await organizationWithDigest({ hourUtc: 5 });
+    const check = () => new Promise<{ sent: number; failed: number }>((resolve, reject) => {
+      execFile(process.execPath, ["--import", "tsx", "test/send-due-digests-once.ts", "2031-05-01T05:00:02Z"], { env: { ...process.env, DATABASE_URL: database.url() } },
+        (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout.trim().split("\n").at(-1)!))));
+    });
+    const results = await Promise.all([check(), check()]);
+    expect(results.map((result) => result.failed)).toEqual([0, 0]);
+    expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(1);
+    expect(await digestMails(acme.organizationId)).toHaveLength(1);
+    expect(await sentDays(acme.organizationId)).toEqual(["2031-05-01"]);
   });
 
   it("choosing the current hour sends today's at the next check if none went out today; a later hour the same day sends nothing more", async () => {
