@@ -4,11 +4,14 @@
 // requests the filter as typed would match (ids, event types and times, links to their pages; never a body).
 import Link from "next/link";
 import { useId, useState, useTransition } from "react";
-import type { FilterPreviewState } from "@/app/(dashboard)/endpoints/[id]/filter-preview-actions";
+import type { FormState } from "@/lib/auth/form-action";
+import type { FilterPreview } from "@/lib/search/preview-filter";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { RelativeTime } from "@/components/ui/relative-time";
 
+/** What the Preview action (app/(dashboard)/endpoints/[id]/filter-preview-actions.ts) answers. */
+export type FilterPreviewState = FormState<{ preview: FilterPreview }>;
 export type PreviewAction = (form: FormData) => Promise<FilterPreviewState>;
 
 const control = "mt-1 block w-full rounded-md border-0 px-2.5 py-1.5 font-mono text-xs ring-1 ring-slate-300 focus:ring-2 focus:ring-indigo-600";

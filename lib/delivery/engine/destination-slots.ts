@@ -30,11 +30,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgres from "postgres";
 import type { DbOrTx } from "@/db";
-import type { DeliverySettings } from "./settings";
+import type { SlotCaps } from "./settings";
 import { WAKE_PARKED } from "./sql/wake-parked";
-
-/** The two caps on attempts in flight. */
-export type SlotCaps = Pick<DeliverySettings, "destinationConcurrency" | "orgConcurrency">;
 
 /** destination_slots shard of a claim: `hashtext(job id) & SHARD_MASK` (16 shards). */
 export const SHARD_MASK = 15;

@@ -19,6 +19,9 @@ export interface DeliverySettings {
   orphanWalk: number;
 }
 
+/** The two caps on attempts in flight. */
+export type SlotCaps = Pick<DeliverySettings, "destinationConcurrency" | "orgConcurrency">;
+
 export function deliverySettings(settings: Config = config()): DeliverySettings {
   return {
     destinationConcurrency: settings.DELIVERY_ENDPOINT_CONCURRENCY,

@@ -6,7 +6,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
-import type { SlotCaps } from "../destination-slots";
+import type { SlotCaps } from "../settings";
 
 /**
  * `floor`: the destination's organization's delivery id floor, or one below (lib/storage/delivery-id-floor.ts), so
