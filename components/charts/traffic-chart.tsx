@@ -1,7 +1,7 @@
 "use client";
 // The charts of an endpoint's or an organization's traffic (lib/endpoints/get-traffic-series.ts): received,
-// delivered and failed per bucket, and the mean delivery latency. Recharts draws them; the figures above the
-// charts say the same in words for those who do not see them.
+// delivered and failed per bucket, and the mean delivery latency. Recharts draws them, hidden from assistive
+// technology (no keyboard layer: nothing focusable inside what is hidden); the figures above them say it in words.
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { TrafficSeries } from "@/lib/endpoints/get-traffic-series";
 
@@ -37,7 +37,7 @@ export function TrafficChart({ series, label }: { series: TrafficSeries; label: 
       </figcaption>
       <div className="h-56 w-full" data-testid="traffic-counts-chart" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+          <BarChart accessibilityLayer={false} data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
             <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#475569" }} width={40} />
@@ -51,7 +51,7 @@ export function TrafficChart({ series, label }: { series: TrafficSeries; label: 
       </div>
       <div className="h-40 w-full" data-testid="traffic-latency-chart" aria-hidden="true">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+          <LineChart accessibilityLayer={false} data={data} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
             <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
             <YAxis tickFormatter={(ms: number) => formatLatency(ms)} tick={{ fontSize: 11, fill: "#475569" }} width={56} />
