@@ -61,12 +61,13 @@ test("the endpoint page leads with its health and charts its traffic; an attempt
     }
   });
 
-  await test.step("no serious accessibility violation on the endpoint page, at 1280 and 390 px", async () => {
+  await test.step("no serious accessibility violation on the endpoint page, and no sideways scrolling, at 1280 and 390 px", async () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`/endpoints/${endpoint.id}`);
       await expect(page.getByTestId("traffic-counts-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
       expect(await seriousViolations(page), `at ${width} px`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `no sideways scrolling at ${width} px`).toBeLessThanOrEqual(width);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   });
