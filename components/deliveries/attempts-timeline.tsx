@@ -11,6 +11,14 @@ function outcome(attempt: Attempt): { text: string; className: string } {
   return { text: "no answer", className: "bg-red-500" };
 }
 
+function HeaderList({ headers, label }: { headers: Record<string, string>; label: string }) {
+  return (
+    <pre tabIndex={0} aria-label={label} className="mt-1 max-h-48 overflow-auto rounded bg-slate-100 p-2 whitespace-pre-wrap break-all">
+      {Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\n")}
+    </pre>
+  );
+}
+
 /** `destinationNames`: by destination id; an attempt's destination not in it shows its id. */
 export function AttemptsTimeline({ attempts, destinationNames, now }: { attempts: Attempt[]; destinationNames: ReadonlyMap<string, string>; now: Date }) {
   if (attempts.length === 0) return <p className="text-sm text-slate-600">No attempt yet.</p>;
@@ -35,6 +43,19 @@ export function AttemptsTimeline({ attempts, destinationNames, now }: { attempts
               </span>
             </div>
             {attempt.error ? <p className="mt-1 text-sm break-words text-red-800">Error: {attempt.error}</p> : null}
+            {attempt.requestHeaders ? (
+              <details className="mt-1 text-xs" data-testid="attempt-request">
+                <summary className="cursor-pointer text-slate-600">Request sent</summary>
+                <p className="mt-1 text-slate-600">POST with the request&apos;s own headers and body (above), and these the worker set:</p>
+                <HeaderList headers={attempt.requestHeaders} label={`Request headers of attempt ${attempt.number}`} />
+              </details>
+            ) : null}
+            {attempt.responseHeaders ? (
+              <details className="mt-1 text-xs" data-testid="attempt-response-headers">
+                <summary className="cursor-pointer text-slate-600">Response headers</summary>
+                <HeaderList headers={attempt.responseHeaders} label={`Response headers of attempt ${attempt.number}`} />
+              </details>
+            ) : null}
             {attempt.responseBody ? (
               <details className="mt-1 text-xs">
                 <summary className="cursor-pointer text-slate-600">Response body (first 4 KiB)</summary>

@@ -18,6 +18,8 @@ export const DELIVERY_COUNTER_EVENTS = [
   "open_by_receipt", "dead_by_receipt", "retrying_by_receipt",
   // Requests no destination took (migration 0040), for the overview; never in received.
   "filtered",
+  // A delivered delivery's wait in milliseconds since its receipt or latest replay (migration 0047), for the charts.
+  "latency_ms",
 ] as const;
 
 /**
@@ -79,10 +81,30 @@ export const deliveryCountsByMinute = pgTable(
     destinationId: text().notNull(),
     event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
     minute: tstz().notNull(),
-    count: integer().notNull(),
+    // bigint since migration 0047: a minute's latency_ms sum.
+    count: bigint({ mode: "number" }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.destinationId, t.event, t.minute] }),
     index("delivery_counts_by_minute_endpoint_idx").on(t.endpointId, t.event, t.minute),
+  ],
+);
+
+/**
+ * deliveryCountsByMinute's events summed per hour and kept 31 days, for the week's and month's charts
+ * (lib/endpoints/get-traffic-series.ts). Folded by the same roll-up statement; rows of 0 stay until they age out.
+ */
+export const deliveryCountsByHour = pgTable(
+  "delivery_counts_by_hour",
+  {
+    endpointId: text().notNull().references(() => endpoints.id, { onDelete: "cascade" }),
+    destinationId: text().notNull(),
+    event: text({ enum: DELIVERY_COUNTER_EVENTS }).notNull(),
+    hour: tstz().notNull(),
+    count: bigint({ mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.destinationId, t.event, t.hour] }),
+    index("delivery_counts_by_hour_endpoint_idx").on(t.endpointId, t.event, t.hour),
   ],
 );

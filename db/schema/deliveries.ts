@@ -222,6 +222,10 @@ export const attempts = pgTable(
     statusCode: smallint(),
     responseBody: text(),
     error: text(),
+    /** The headers the worker set on the request (x-inbox-*, webhook-*); the rest were the stored request's. Migration 0047. */
+    requestHeaders: jsonb().$type<Record<string, string>>(),
+    /** The answer's headers, the first 8 KiB (RESPONSE_HEADER_BYTES). Migration 0047. */
+    responseHeaders: jsonb().$type<Record<string, string>>(),
   },
   // One row per attempt number: a finish run twice (a lost COMMIT reply) cannot record it twice.
   (t) => [uniqueIndex().on(t.deliveryId, t.number)],

@@ -1043,6 +1043,14 @@ export interface components {
                 statusCode: number | null;
                 error: string | null;
                 responseBody: string | null;
+                /** @description The headers the worker set on the request (x-inbox-*, webhook-*); the rest were the request's own `headers`, the body its `body`. Null before they were recorded, or when nothing was sent */
+                requestHeaders: {
+                    [key: string]: string;
+                } | null;
+                /** @description The answer's headers, the first 8 KiB; null when no answer came */
+                responseHeaders: {
+                    [key: string]: string;
+                } | null;
             }[];
         };
         Replayed: {

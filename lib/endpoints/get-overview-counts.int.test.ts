@@ -87,7 +87,7 @@ describe("the overview counts an endpoint's open, retrying and dead deliveries o
     await insertDelivery(org.organizationId, endpoint.id, "pending", ago(600));
     await insertDelivery(org.organizationId, endpoint.id, "pending", ago(600));
     const counts = async () => getSql()<{ event: string; count: number }[]>`
-      select event, count from delivery_counts_by_minute where endpoint_id = ${endpoint.id} and event like '%_by_receipt' order by event`;
+      select event, count::int as count from delivery_counts_by_minute where endpoint_id = ${endpoint.id} and event like '%_by_receipt' order by event`;
     await rollUpDeliveryCounters();
     expect(await counts()).toEqual([{ event: "open_by_receipt", count: 2 }]);
     await getSql()`update deliveries set status = 'delivered' where endpoint_id = ${endpoint.id}`;

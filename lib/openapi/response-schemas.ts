@@ -167,6 +167,9 @@ export const Attempt = z.strictObject({
   statusCode: z.number().int().nullable(),
   error: z.string().nullable(),
   responseBody: z.string().nullable(),
+  requestHeaders: z.record(z.string(), z.string()).nullable()
+    .describe("The headers the worker set on the request (x-inbox-*, webhook-*); the rest were the request's own `headers`, the body its `body`. Null before they were recorded, or when nothing was sent"),
+  responseHeaders: z.record(z.string(), z.string()).nullable().describe("The answer's headers, the first 8 KiB; null when no answer came"),
 });
 
 /** presentDelivery: the item plus the request's headers and body, and every attempt. */

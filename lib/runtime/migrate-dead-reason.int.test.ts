@@ -36,7 +36,12 @@ describe("migration 0046 (why a delivery is dead) on a database before it", () =
       await sql`update deliveries set status = 'delivered', delivered_at = now() where id = 'dlv_0046delivered'`;
       await sql`update deliveries set status = 'dead', last_error = 'gave up after 8 attempts (maxAttempts 8); last: HTTP 500' where id = 'dlv_0046failed'`;
       await sql`update deliveries set status = 'dead', last_error = 'buried on request' where id in ('dlv_0046buried1', 'dlv_0046old')`;
-      await rollUpDeliveryCounters({ sql }); // some of it folded before the upgrade, some not
+      // Some of it folded before the upgrade, some not. This release's roll-up also writes the hours 0047 adds: before
+      // it, into a table of this session only, dropped before the upgrade.
+      await sql`create temporary table delivery_counts_by_hour (endpoint_id text, destination_id text, event text, hour timestamptz, count bigint,
+        primary key (destination_id, event, hour))`;
+      await rollUpDeliveryCounters({ sql });
+      await sql`drop table pg_temp.delivery_counts_by_hour`;
       await sql`update deliveries set status = 'dead', last_error = 'buried on request; last error: HTTP 503' where id = 'dlv_0046buried2'`;
 
       await migrateDatabase(url);

@@ -97,7 +97,8 @@ describe("migration 0019 (payloads apart) on a database at 0018 with deliveries 
       expect(stateAfter.map((row) => ({ ...row }))).toEqual(stateBefore.map(({ headers: _headers, body: _body, ...rest }) =>
         ({ ...rest, destination_id: defaultDestinationId(rest.endpoint_id as string), ordering_value: null, is_test: false,
           dead_reason: rest.status === "dead" && String(rest.last_error ?? "").startsWith("buried on request") ? "buried" : null })));
-      expect((await sql`select * from attempts order by id`).map((row) => ({ ...row }))).toEqual(attemptsBefore.map((row) => ({ ...row })));
+      // From 0047 an attempt's request and response headers, null on those made before.
+      expect((await sql`select * from attempts order by id`).map((row) => ({ ...row }))).toEqual(attemptsBefore.map((row) => ({ ...row, request_headers: null, response_headers: null })));
       const payloads = await sql<{ delivery_id: string; organization_id: string; headers: Record<string, string>; body: Buffer; searchable: boolean }[]>`
         select delivery_id, organization_id, headers, body, searchable from delivery_payloads order by delivery_id`;
       expect(payloads.map((p) => p.delivery_id)).toEqual(SEEDS.map((s) => s.id).sort());

@@ -1,18 +1,23 @@
 import Link from "next/link";
 import { IncidentList } from "@/components/alerts/incident-list";
+import { RangePicker, rangeOf } from "@/components/charts/range-picker";
+import { TrafficChart } from "@/components/charts/traffic-chart";
 import { EndpointOverviewTable } from "@/components/overview/endpoint-overview-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { Card } from "@/components/ui/card";
 import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { getOverview } from "@/lib/endpoints/get-overview";
+import { getTrafficSeries } from "@/lib/endpoints/get-traffic-series";
 
 export const metadata = { title: "Overview · Webhook Inbox" };
 
-// The landing page: what is on fire (open incidents), then every endpoint's backlog and last day.
-export default async function OverviewPage() {
+// The landing page: what is on fire (open incidents), then every endpoint's backlog and last day, then the
+// organization's traffic over the chosen range.
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireDashboardCtx();
-  const overview = await getOverview({ ctx });
+  const range = rangeOf((await searchParams).range);
+  const [overview, traffic] = await Promise.all([getOverview({ ctx }), getTrafficSeries({ ctx, input: { range } })]);
   const canChange = can(ctx.actor, "change");
   const waiting = overview.endpoints.some((endpoint) => endpoint.pending > 0);
   return (
@@ -36,6 +41,11 @@ export default async function OverviewPage() {
           <EndpointOverviewTable endpoints={overview.endpoints} />
         )}
       </Card>
+      {overview.endpoints.length > 0 ? (
+        <Card title="Traffic, all endpoints" actions={<RangePicker current={range} hrefFor={(r) => `/overview?range=${r}`} />}>
+          <TrafficChart series={traffic} label="Traffic of all endpoints" />
+        </Card>
+      ) : null}
     </>
   );
 }

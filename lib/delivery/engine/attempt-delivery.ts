@@ -96,16 +96,19 @@ async function attemptOnce(
   const about = { deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, destinationId: attempt.destinationId, organizationId: attempt.organizationId, jobId: options.jobId };
   if (attempt.tookOver) logDelivery(about, `the attempt before #${attempt.attemptNumber} was interrupted (its worker died); trying again`, "problem");
   let send: SendOutput;
+  // What the worker set on the request, for the attempt's record: ours and the signature, never a secret.
+  let requestHeaders: Record<string, string> | null = null;
   try {
     const outboundSecret = attempt.outboundSecretEncrypted ? decryptSecret(attempt.outboundSecretEncrypted) : null;
     const headers = buildOutboundHeaders({ stored: attempt.headers, deliveryId: requestIdOf(attempt.deliveryId), destinationId: attempt.destinationId, attemptNumber: attempt.attemptNumber, body: attempt.body, outboundSecret });
+    requestHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith("x-inbox-") || name.startsWith("webhook-")));
     send = await sendToDestination({ url: attempt.destinationUrl, headers, body: attempt.body, timeoutMs: attempt.timeoutMs, signal: options.signal });
   } catch (error) {
     // The destination's outbound secret cannot be read or used: nothing was sent, and retrying will not help.
-    send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, durationMs: 0 };
+    send = { result: { kind: "bad_destination", message: `cannot sign the request: ${(error as Error).message}` }, responseBody: null, responseHeaders: null, durationMs: 0 };
   }
   const outcome = classifyOutcome(send.result);
-  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, outcome, settings: options.settings, slot: options.slot });
+  const settlement = await finishAttempt({ attempt, jobId: options.jobId, send, requestHeaders, outcome, settings: options.settings, slot: options.slot });
 
   const answer = send.result.kind === "response" ? `HTTP ${send.result.statusCode}` : send.result.kind;
   const then =

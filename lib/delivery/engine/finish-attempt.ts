@@ -75,6 +75,10 @@ export interface AttemptEnd {
   durationMs: number;
   statusCode: number | null;
   responseBody: string | null;
+  /** The headers the worker set on the request it sent (outbound-headers.ts: x-inbox-*, webhook-*); absent when none was sent. */
+  requestHeaders?: Record<string, string> | null;
+  /** The answer's headers (send-to-destination.ts), absent when none came. */
+  responseHeaders?: Record<string, string> | null;
   error: string | null;
   status: Settlement["status"];
   reason: string | null;
@@ -140,7 +144,7 @@ async function finishTogether(sql: postgres.Sql, ends: AttemptEnd[], settings: D
   const rows = ends.map((e, ord) => ({
     ord, organization_id: e.organizationId, delivery_id: e.deliveryId, destination_id: e.destinationId, job_id: e.jobId,
     number: e.attemptNumber, trigger: e.trigger, started_at: e.startedAt.toISOString(), duration_ms: e.durationMs,
-    status_code: e.statusCode, response_body: e.responseBody, error: e.error, status: e.status, reason: e.reason,
+    status_code: e.statusCode, response_body: e.responseBody, request_headers: e.requestHeaders ?? null, response_headers: e.responseHeaders ?? null, error: e.error, status: e.status, reason: e.reason,
     dead_reason: e.deadReason ?? null, retry_in_ms: e.retryInMs, uncount: e.uncount, slot: e.slot,
   }));
   const destinationIds = [...new Set(ends.map((e) => e.destinationId))];
@@ -176,6 +180,8 @@ export async function finishAttempt(input: {
   attempt: ClaimedAttempt;
   jobId: string;
   send: SendOutput;
+  /** The headers the worker set on what it sent (x-inbox-*, webhook-*); null when nothing was sent. */
+  requestHeaders?: Record<string, string> | null;
   outcome: Outcome;
   slot: SlotFate;
   settings: DeliverySettings;
@@ -189,6 +195,7 @@ export async function finishAttempt(input: {
     organizationId: attempt.organizationId, deliveryId: attempt.deliveryId, destinationId: attempt.destinationId, jobId,
     attemptNumber: attempt.attemptNumber, trigger: attempt.trigger, startedAt: attempt.startedAt, durationMs: send.durationMs,
     statusCode: send.result.kind === "response" ? send.result.statusCode : null, responseBody: send.responseBody,
+    requestHeaders: input.requestHeaders ?? null, responseHeaders: send.responseHeaders ?? null,
     error: outcome.kind === "delivered" ? null : end.reason, status: end.status, reason: end.reason, deadReason: end.deadReason,
     retryInMs: end.retryInMs, uncount: end.uncount, slot: input.slot,
   });

@@ -1,6 +1,6 @@
 // One HTTP POST to a tenant's destination, with node:http(s): the SSRF guard at connect time
 // (guardedLookup, and IP literals checked here since they skip DNS), no redirects followed, one
-// deadline for connect + answer, and the first 4 KiB of the answer kept.
+// deadline for connect + answer, and the first 4 KiB of the answer kept, with its headers' first 8 KiB.
 import http from "node:http";
 import https from "node:https";
 import { ValidationError } from "@/lib/errors";
@@ -9,6 +9,8 @@ import type { SendResult } from "./classify-outcome";
 import { parseRetryAfterMs } from "./retry-schedule";
 
 export const RESPONSE_SNIPPET_BYTES = 4096;
+/** An answer's headers are kept up to this many bytes of names and values; the rest are left out. */
+export const RESPONSE_HEADER_BYTES = 8192;
 /** Past this, the rest of an answer is not read; the socket is closed instead of reused. */
 const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
@@ -23,6 +25,8 @@ export interface SendOutput {
   result: SendResult;
   /** The first 4 KiB of the answer's body, as text (NUL removed: PostgreSQL text cannot hold it). */
   responseBody: string | null;
+  /** The answer's headers (a repeated one's values joined by ", "), the first RESPONSE_HEADER_BYTES; null when none came. */
+  responseHeaders?: Record<string, string> | null;
   durationMs: number;
 }
 
@@ -64,6 +68,19 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
   return `connection failed (${code}${error.message})`.slice(0, 1000);
 }
 
+/** rawHeaders (name, value, name, value, …) as an object, lower-cased names, until RESPONSE_HEADER_BYTES are used. */
+function keptHeaders(raw: string[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let used = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const [name, value] = [raw[i]!.toLowerCase(), raw[i + 1]!.replaceAll("\u0000", "")];
+    used += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (used > RESPONSE_HEADER_BYTES) break;
+    kept[name] = name in kept ? `${kept[name]}, ${value}` : value;
+  }
+  return kept;
+}
+
 function snippet(chunks: Buffer[]): string | null {
   if (chunks.length === 0) return null;
   return Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES).toString("utf8").replaceAll("\u0000", "");
@@ -75,7 +92,7 @@ export async function sendToDestination(input: SendInput): Promise<SendOutput> {
   const deadline = Date.now() + input.timeoutMs;
   let output = await sendOnce(input, deadline);
   if (output.retryable) output = await sendOnce(input, deadline);
-  return { result: output.result, responseBody: output.responseBody, durationMs: Math.round(performance.now() - started) };
+  return { result: output.result, responseBody: output.responseBody, responseHeaders: output.responseHeaders, durationMs: Math.round(performance.now() - started) };
 }
 
 function refusedUrl(rawUrl: string): { url: URL } | { error: SendError } {
@@ -95,17 +112,20 @@ function refusedUrl(rawUrl: string): { url: URL } | { error: SendError } {
   return { url };
 }
 
-function sendOnce(input: SendInput, deadline: number): Promise<{ result: SendResult; responseBody: string | null; retryable: boolean }> {
+type SentOnce = { result: SendResult; responseBody: string | null; responseHeaders: Record<string, string> | null; retryable: boolean };
+
+function sendOnce(input: SendInput, deadline: number): Promise<SentOnce> {
   return new Promise((resolve) => {
     const checked = refusedUrl(input.url);
-    if ("error" in checked) return resolve({ result: { kind: checked.error.kind, message: checked.error.message }, responseBody: null, retryable: false });
+    if ("error" in checked) return resolve({ result: { kind: checked.error.kind, message: checked.error.message }, responseBody: null, responseHeaders: null, retryable: false });
     if (input.signal?.aborted) {
-      return resolve({ result: { kind: "interrupted", message: "the worker shut down before the attempt" }, responseBody: null, retryable: false });
+      return resolve({ result: { kind: "interrupted", message: "the worker shut down before the attempt" }, responseBody: null, responseHeaders: null, retryable: false });
     }
     const { url } = checked;
     const protocol = url.protocol as "http:" | "https:";
     let settled = false;
     let answer: Extract<SendResult, { kind: "response" }> | undefined;
+    let responseHeaders: Record<string, string> | null = null;
     const chunks: Buffer[] = [];
     let kept = 0;
     let forgetAbort = () => {};
@@ -115,7 +135,7 @@ function sendOnce(input: SendInput, deadline: number): Promise<{ result: SendRes
       settled = true;
       clearTimeout(timer);
       forgetAbort();
-      resolve({ result, responseBody: snippet(chunks), retryable });
+      resolve({ result, responseBody: snippet(chunks), responseHeaders, retryable });
     };
 
     const request = (protocol === "https:" ? https : http).request({
@@ -155,6 +175,7 @@ function sendOnce(input: SendInput, deadline: number): Promise<{ result: SendRes
     });
 
     request.on("response", (response) => {
+      responseHeaders = keptHeaders(response.rawHeaders);
       answer = {
         kind: "response",
         statusCode: response.statusCode ?? 0,

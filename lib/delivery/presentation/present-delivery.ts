@@ -93,6 +93,8 @@ export function presentAttempt(row: AttemptRow, destinationId: string) {
     statusCode: row.statusCode,
     error: row.error,
     responseBody: row.responseBody,
+    requestHeaders: row.requestHeaders ?? null,
+    responseHeaders: row.responseHeaders ?? null,
   };
 }
 

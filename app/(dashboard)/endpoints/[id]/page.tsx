@@ -1,9 +1,12 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RangePicker, rangeOf } from "@/components/charts/range-picker";
+import { TrafficChart } from "@/components/charts/traffic-chart";
 import { DestinationList } from "@/components/destinations/destination-list";
 import { ProviderLabel } from "@/components/endpoints/provider-label";
 import { SendTestEventForm } from "@/components/endpoints/send-test-event-form";
 import { DeleteEndpointForm } from "@/components/endpoints/delete-endpoint-form";
+import { EndpointHealthSummary } from "@/components/endpoints/endpoint-health";
 import { EndpointSettingsForm } from "@/components/endpoints/endpoint-settings-form";
 import { QuarantineTable } from "@/components/endpoints/quarantine-table";
 import { RejectedRequestsTable } from "@/components/endpoints/rejected-requests-table";
@@ -22,6 +25,8 @@ import { can } from "@/lib/access/roles";
 import { requireDashboardCtx } from "@/lib/auth/dashboard-ctx";
 import { GENERATES_SECRET } from "@/lib/endpoints/endpoint-input";
 import { getEndpoint } from "@/lib/endpoints/get-endpoint";
+import { getEndpointHealth } from "@/lib/endpoints/get-endpoint-health";
+import { getTrafficSeries } from "@/lib/endpoints/get-traffic-series";
 import { listRejectedRequests } from "@/lib/endpoints/list-rejected-requests";
 import { NotFoundError } from "@/lib/errors";
 import { isId } from "@/lib/ids";
@@ -57,15 +62,21 @@ async function allDestinations(ctx: Ctx, endpointId: string): Promise<Destinatio
   return all;
 }
 
-// One endpoint's settings: where its webhooks come in and go, how they are retried and alerted on, and what was refused.
-export default async function EndpointPage({ params }: { params: Promise<{ id: string }> }) {
+// One endpoint: its health and traffic first, then where its webhooks come in and go, how they are retried and
+// alerted on, and what was refused.
+export default async function EndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const ctx = await requireDashboardCtx();
   const { id } = await params;
+  const range = rangeOf((await searchParams).range);
   if (!isId("ep", id)) notFound(); // not one of our ids: no query with it
   const endpoint = await getEndpoint({ ctx, input: { id } }).catch((error) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });
+  const [health, traffic] = await Promise.all([
+    getEndpointHealth({ ctx, input: { id: endpoint.id } }),
+    getTrafficSeries({ ctx, input: { range, endpointId: endpoint.id } }),
+  ]);
   const destinations = await allDestinations(ctx, endpoint.id);
   const destinationStats = Object.fromEntries(await Promise.all(destinations.map(async (destination) =>
     [destination.id, await getDestinationStats({ ctx, input: { endpointId: endpoint.id, id: destination.id } })] as const)));
@@ -84,6 +95,12 @@ export default async function EndpointPage({ params }: { params: Promise<{ id: s
         </span>
         <Link href={`/deliveries?endpointId=${encodeURIComponent(endpoint.id)}`} className="ml-auto text-sm text-indigo-700 underline">View its deliveries</Link>
       </div>
+      <Card title="Health">
+        <EndpointHealthSummary health={health} />
+      </Card>
+      <Card title="Traffic" actions={<RangePicker current={range} hrefFor={(r) => `/endpoints/${endpoint.id}?range=${r}`} />}>
+        <TrafficChart series={traffic} label={`Traffic of ${endpoint.name}`} />
+      </Card>
       <Card title="Receiving">
         <div className="space-y-4">
           <div>

@@ -18,7 +18,7 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
   with i as (
     select * from json_to_recordset($1::text::json) as i(ord int, organization_id text, delivery_id text, destination_id text,
       job_id text, number int, trigger text, started_at timestamptz, duration_ms int, status_code smallint,
-      response_body text, error text, status text, reason text, dead_reason text, retry_in_ms int, uncount int, slot text)
+      response_body text, request_headers jsonb, response_headers jsonb, error text, status text, reason text, dead_reason text, retry_in_ms int, uncount int, slot text)
   ),
   cur as (
     select d.id, d.status, d.claimed_by_job from deliveries d
@@ -26,14 +26,15 @@ export const FINISH = statementPerWeek((own: BoundsShape, chains: BoundsShape | 
   ),
   -- A delivery deleted meanwhile (its destination was) has no row to record against.
   recorded as (
-    insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, error)
-    select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.error
+    insert into attempts (organization_id, delivery_id, number, trigger, started_at, duration_ms, status_code, response_body, request_headers, response_headers, error)
+    select i.organization_id, i.delivery_id, i.number, i.trigger, i.started_at, i.duration_ms, i.status_code, i.response_body, i.request_headers, i.response_headers, i.error
     from i join cur on cur.id = i.delivery_id
     -- Once per (delivery, number): a re-run of this finish records nothing twice; a real outcome
     -- replaces an "interrupted" placeholder the rescue sweep or a takeover wrote meanwhile.
     on conflict (delivery_id, number) do update set
       trigger = excluded.trigger, started_at = excluded.started_at, duration_ms = excluded.duration_ms,
-      status_code = excluded.status_code, response_body = excluded.response_body, error = excluded.error
+      status_code = excluded.status_code, response_body = excluded.response_body, request_headers = excluded.request_headers,
+      response_headers = excluded.response_headers, error = excluded.error
       where attempts.error like 'interrupted:%'
   ),
   mine as (
