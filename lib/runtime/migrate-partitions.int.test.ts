@@ -89,7 +89,8 @@ describe("migration 0027 (delivery partitions) on a database at 0026", () => {
         dead_reason: row.status === "dead" && String(row.last_error ?? "").startsWith("buried on request") ? "buried" : null,
       })));
       expect(after.payloads.map((row) => ({ ...row }))).toEqual(before.payloads.map((row) => ({ ...row })));
-      expect(after.attempts.map((row) => ({ ...row }))).toEqual(before.attempts.map((row) => ({ ...row })));
+      // 0047's headers of an attempt: none recorded for these.
+      expect(after.attempts.map((row) => ({ ...row }))).toEqual(before.attempts.map((row) => ({ ...row, request_headers: null, response_headers: null })));
       for (const table of ["deliveries", "delivery_payloads", "attempts"]) {
         const where = await sql`select tableoid::regclass::text as partition, count(*)::int as n from ${sql(table)} group by 1`;
         expect(where.map((row) => ({ ...row })), table).toEqual([{ partition: `${table}_legacy`, n: before[table === "deliveries" ? "deliveries" : table === "attempts" ? "attempts" : "payloads"].length }]);
