@@ -1,30 +1,30 @@
--- Search q by whole words (#46): the words of a body, as lib/search/body-words.ts (wordsOf) finds them in a q, and
--- the vector the body's word index holds (delivery_payloads_body_by_bucket_words_idx, built online after this:
--- db/online-indexes.ts), which takes over from the trigram index once valid. A word: letters, digits and _ with
--- @ . + - / : % ? = & # ~ inside, so that ids, e-mail addresses, URLs, numbers and dotted types stay whole and
--- are found by prefix. The body is read through its escape encoding: it never fails, whatever the bytes (a byte
--- over 0x7F is \ooo, part of a word; only A–Z fold). JSON: keys left out, \/ is /, other escapes part words.
--- Form-encoded: fields and values apart, ASCII %xx decoded. XML and HTML: entities part words.
-CREATE OR REPLACE FUNCTION inbox_body_words(headers jsonb, body bytea) RETURNS text[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT COST 1000 SET search_path = pg_catalog AS $$
-  SELECT array(SELECT m[1] FROM regexp_matches(
-    regexp_replace(regexp_replace(
-      CASE
-        WHEN coalesce(headers->>'content-type', '') ILIKE '%x-www-form-urlencoded%' THEN
-          regexp_replace(replace(replace(replace(replace(replace(
-            translate(lower(encode(body, 'escape') COLLATE "C"), '&=+', '   '),
-            '%40', '@'), '%2e', '.'), '%2f', '/'), '%3a', ':'), '%5f', '_'), '%[0-7][0-9a-f]', ' ', 'g')
-        WHEN coalesce(headers->>'content-type', '') ~* '(xml|html)' THEN
-          regexp_replace(lower(encode(body, 'escape') COLLATE "C"), '&(?:[a-z]+|#[0-9]+|#x[0-9a-f]+);', ' ', 'g')
-        WHEN coalesce(headers->>'content-type', '') ILIKE '%json%' THEN
-          regexp_replace(lower(encode(body, 'escape') COLLATE "C"), '"(?:[^"\\]|\\\\.|\\[0-7]{3})*"\s*:', ' ', 'g')
-        ELSE lower(encode(body, 'escape') COLLATE "C")
-      END,
-      '\\\\/', '/', 'g'), '\\\\(?:u[0-9a-f]{4}|.)', ' ', 'g'),
-    '((?:[a-z0-9_]|\\[0-7]{3})(?:(?:[a-z0-9_@.+/:%?=&#~-]|\\[0-7]{3})*(?:[a-z0-9_]|\\[0-7]{3}))?)', 'g') m
-  WHERE length(m[1]) <= 500)
-$$;--> statement-breakpoint
+-- Search q by whole words (#46): what the body's word index holds of a body (delivery_payloads_body_by_bucket_words_idx,
+-- built online after this: db/online-indexes.ts), which takes over from the trigram index once valid. PostgreSQL's
+-- own text search parser, 'simple' configuration (no stemming, no stop words), with positions, so that a q's
+-- id, e-mail address, URL or dotted type is found whole as the phrase of its parts (`cus_NffrFeUfNV2Hib`:
+-- 'cus' <-> 'nffrfeufnv2hib'), and by prefix (lib/search/body-words.ts). @ is read as a space, so that an
+-- e-mail address is its two parts, each found by prefix (`alice@exa*`); so are < > ( ) (the parser would take a
+-- tag whole, or a closing parenthesis into a URL). JSON: its string and number values
+-- (not its keys), escapes decoded. Form-encoded: fields and values apart, common %xx decoded. Anything else
+-- (XML, HTML, plain text) as text: tags' names and attributes are words, entities left out. A body that is not UTF-8 (or a
+-- JSON body that is not JSON) is read through its escape encoding: the function never fails, whatever the bytes.
 CREATE OR REPLACE FUNCTION inbox_body_word_vector(headers jsonb, body bytea) RETURNS tsvector
-LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT COST 1000 SET search_path = pg_catalog AS $$
-  SELECT array_to_tsvector(public.inbox_body_words(headers, body))
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
+DECLARE
+  kind text := lower(coalesce(headers->>'content-type', ''));
+BEGIN
+  BEGIN
+    IF kind LIKE '%json%' THEN
+      RETURN jsonb_to_tsvector('simple', translate(convert_from(body, 'UTF8'), '@<>()', '     ')::jsonb, '["string", "numeric"]');
+    ELSIF kind LIKE '%x-www-form-urlencoded%' THEN
+      RETURN to_tsvector('simple', replace(replace(replace(replace(replace(replace(replace(replace(replace(
+        translate(convert_from(body, 'UTF8'), '&=+@<>()', '        '),
+        '%40', ' '), '%2F', '/'), '%2f', '/'), '%3A', ':'), '%3a', ':'), '%2B', '+'), '%2b', '+'), '%2C', ' '), '%20', ' '));
+    END IF;
+    RETURN to_tsvector('simple', translate(convert_from(body, 'UTF8'), '@<>()', '     '));
+  EXCEPTION WHEN invalid_parameter_value OR character_not_in_repertoire OR untranslatable_character
+    OR invalid_text_representation OR program_limit_exceeded THEN
+    RETURN to_tsvector('simple', translate(encode(body, 'escape'), '@<>()\', '      '));
+  END;
+END
 $$;

@@ -2,22 +2,21 @@
 // row or after the body's word index has found it (delivery_payloads_body_by_bucket_words_idx, db/online-indexes.ts).
 import { sql, type SQL } from "drizzle-orm";
 import { deliveryPayloads } from "@/db/schema";
-import { phrasesOf, wordsQuery, type ParsedQuery } from "./body-words";
+import { wordsQuery, type ParsedQuery } from "./body-words";
 
 /** What the word index holds of a body (migration 0048): the condition must name it so, for the index to serve it. */
-export const bodyWordVector = sql`inbox_body_word_vector(${deliveryPayloads.headers}, ${deliveryPayloads.body})`;
-const bodyWordLine = sql`' ' || array_to_string(inbox_body_words(${deliveryPayloads.headers}, ${deliveryPayloads.body}), ' ') || ' '`;
+const bodyWordVector = sql`inbox_body_word_vector(${deliveryPayloads.headers}, ${deliveryPayloads.body})`;
 
 /**
- * The payload's body holds every word of q (a prefix by prefix), each phrase's words in order and adjacent.
+ * The payload's body holds every term of q (a prefix by prefix), each term's words in order and adjacent.
  * First the cheap test, q's key in the body's bytes (which every match holds), so that the words are found
- * (the body tokenized, COST 1000: PostgreSQL tests it last) only in bodies that may match: a walk tests many.
+ * (the body parsed, COST 1000: PostgreSQL tests it last) only in bodies that may match: a walk tests many.
+ * Through the index, a phrase is rechecked on each body it finds (its positions are not in the index).
  */
 export function bodyHoldsWords(parsed: ParsedQuery): SQL {
   if (parsed.terms.length === 0) return sql`false`;
-  const phrases = phrasesOf(parsed).map((phrase) => sql` and strpos(${bodyWordLine}, ${phrase}) > 0`);
   const key = parsed.key ? sql`strpos(lower(encode(${deliveryPayloads.body}, 'escape') collate "C"), ${parsed.key}) > 0 and ` : sql``;
-  return sql`(${key}${bodyWordVector} @@ ${wordsQuery(parsed)}::tsquery${sql.join(phrases, sql``)})`;
+  return sql`(${key}${bodyWordVector} @@ to_tsquery('simple', ${wordsQuery(parsed)}))`;
 }
 
 /**
