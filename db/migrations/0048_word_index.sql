@@ -6,10 +6,12 @@
 -- e-mail address is its two parts, each found by prefix (`alice@exa*`); so are < > ( ) (the parser would take a
 -- tag whole, or a closing parenthesis into a URL). JSON: its string and number values
 -- (not its keys), escapes decoded. Form-encoded: fields and values apart, common %xx decoded. Anything else
--- (XML, HTML, plain text) as text: tags' names and attributes are words, entities left out. A body that is not UTF-8 (or a
--- JSON body that is not JSON) is read through its escape encoding: the function never fails, whatever the bytes.
+-- (XML, HTML, plain text) as text: tags' names and attributes are words, entities left out. A body that is not
+-- UTF-8 (or a JSON body that is not JSON or is nested too deep, or one whose words pass a tsvector's 1 MB) is
+-- read through its escape encoding, its first 256 KiB: the function never fails, whatever the bytes. PARALLEL UNSAFE: catching an error takes a
+-- subtransaction, which a parallel query may not start.
 CREATE OR REPLACE FUNCTION inbox_body_word_vector(headers jsonb, body bytea) RETURNS tsvector
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL UNSAFE COST 1000 AS $$
 DECLARE
   kind text := lower(coalesce(headers->>'content-type', ''));
 BEGIN
@@ -23,8 +25,8 @@ BEGIN
     END IF;
     RETURN to_tsvector('simple', translate(convert_from(body, 'UTF8'), '@<>()', '     '));
   EXCEPTION WHEN invalid_parameter_value OR character_not_in_repertoire OR untranslatable_character
-    OR invalid_text_representation OR program_limit_exceeded THEN
-    RETURN to_tsvector('simple', translate(encode(body, 'escape'), '@<>()\', '      '));
+    OR invalid_text_representation OR program_limit_exceeded OR statement_too_complex THEN
+    RETURN to_tsvector('simple', translate(left(encode(body, 'escape'), 262144), '@<>()\', '      '));
   END;
 END
 $$;

@@ -5,6 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
+import { indexBodies } from "./index-bodies";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -102,5 +103,27 @@ describe("q finds whole words in bodies of every kind", () => {
       return (await ask(true)).map((r) => r["QUERY PLAN"]).join("\n");
     });
     expect(plan).toMatch(/Bitmap Index Scan on \S*body_by_bucket_words_idx/);
+  });
+});
+
+describe("a body the parser cannot read as JSON or text", () => {
+  it("is indexed all the same (the indexer never fails on it), and its ASCII words found", async () => {
+    const other = await createOrganizationFixture("Odd bodies");
+    const endpointId = (await createEndpointFixture(other.ctx, "http://127.0.0.1:9/hook")).id;
+    const json = { "content-type": "application/json" };
+    const odd = [
+      Buffer.concat([Buffer.from('{"note":"quokka '), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), // not UTF-8
+      Buffer.from(`${"[".repeat(20_000)}"quokka"${"]".repeat(20_000)}`), // nested past the stack
+      Buffer.from('{"note":"quokka \\u0000 nul"}'), // a NUL escape jsonb refuses
+      Buffer.from('{"note":"quokka", truncated'), // not JSON
+    ];
+    const ids: string[] = [];
+    for (const body of odd) ids.push((await createDeliveryFixture({ ctx: other.ctx, endpointId, body, headers: json, enqueue: false })).id);
+    for (let passes = 0; passes < 10 && (await indexBodies()).indexed > 0; passes++);
+    const [{ waiting }] = await getSql()<{ waiting: number }[]>`select count(*)::int as waiting from delivery_payloads where organization_id = ${other.organizationId} and not searchable`;
+    expect(waiting).toBe(0);
+    process.env.INBOX_SEARCH_WINDOW = "1";
+    const found = await listDeliveries({ ctx: other.ctx, input: { q: "QUOKKA", limit: 50 } });
+    expect(found.data.map((d) => d.id).sort()).toEqual([...ids].sort());
   });
 });
