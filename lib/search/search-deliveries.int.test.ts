@@ -168,14 +168,14 @@ describe("search q ignores case", () => {
     });
   }
 
-  it("takes % and _ in q literally, as parts of a word", async () => {
+  it("reads % and _ as what separates words, never as LIKE's wildcards", async () => {
     process.env.INBOX_SEARCH_WINDOW = "2";
     const percent = await Promise.all((await pagedSearch("100%_OFF", 50)).map(bodyOf));
     expect(percent).toHaveLength(3);
     for (const d of percent) expect(d.body.toString()).toContain("100%_off");
-    expect(await pagedSearch("100%off", 50)).toEqual([]);
+    expect(await pagedSearch("100%off", 50)).toHaveLength(3); // the same words, 100 then off
+    expect(await pagedSearch("off%100", 50)).toEqual([]);
     expect(await pagedSearch("1_0", 50)).toEqual([]);
-    expect(await pagedSearch("100%_*", 50)).toHaveLength(3);
   });
 });
 
