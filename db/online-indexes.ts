@@ -15,10 +15,10 @@ export interface OnlineIndex {
 }
 
 /**
- * The time bucket of a delivery id the body's trigram index holds beside the trigrams: its first 10 characters,
+ * The time bucket of a delivery id the body's word index holds beside the words: its first 10 characters,
  * `dlv_g` (lib/ids.ts: a time-ordered id) and the first 5 of the 9 base-36 digits of its milliseconds, ~28 min
  * of receipts per bucket. A search asks for a slice's buckets one by one, each an exact key that GIN ANDs with
- * q's trigrams by skipping through them (lib/search/search-deliveries.ts, inBucketsOf).
+ * q's words by skipping through them (lib/search/search-deliveries.ts, inBucketsOf).
  */
 export const BODY_INDEX_TIME_BUCKET = { marker: "dlv_g", length: 10, ms: 36 ** 4 } as const;
 
@@ -58,21 +58,28 @@ export const ONLINE_INDEXES: readonly OnlineIndex[] = [
   // Migration 0020: the bodies not searchable yet, by organization: the indexer's work list, and what a search
   // tests one by one. Small: a row leaves it within seconds of its arrival.
   { name: "delivery_payloads_unsearchable_idx", on: `"delivery_payloads" using btree ("organization_id") where not "searchable"` },
-  // Migration 0020: search q in bodies up to 64 KiB, once lib/search/index-bodies.ts has made them searchable
-  // (ingest's statement makes no trigram entry). Takes over from 0019's delivery_payloads_body_trgm_idx, which
-  // took every body at ingest. See db/migrations/0004_search_trigram_and_counter_triggers.sql for why encode(body, 'escape').
-  // Migration 0031 (btree_gin): the same, with the time bucket of the delivery id in front, so that a search can
-  // ask for q's bodies in a slice of time: PostgreSQL ANDs the two in the index, and fetches only those. 0020's
-  // delivery_payloads_body_searchable_trgm_idx could only hand over every body holding q (a word in 0.2 % of 10
-  // million bodies: 12,000 to fetch for a page of 50). 0031's delivery_payloads_body_by_time_trgm_idx held
-  // ~1.3 s buckets (12 characters), which a slice could only ask for as a range, and GIN collects a range's
-  // every entry, every organization's, before ANDing it (slower than the trigrams alone; docs/performance.md).
-  // Not `delivery_id` itself: the floor every query of delivery_payloads names (delivery_id >= floor) would then
-  // be an index condition too, a scan of every key from the floor on.
+  // Migration 0048: search q by whole words in bodies up to 64 KiB (lib/search/body-words.ts), once
+  // lib/search/index-bodies.ts has made them searchable (ingest's statement makes no entry), with the time bucket
+  // of the delivery id in front (btree_gin), so that a search can ask for q's bodies in a slice of time:
+  // PostgreSQL ANDs the two in the index, and fetches only those (migration 0031's reasons, below). A body's
+  // words (inbox_body_word_vector: tens for a ~1 KB Stripe-like body, where its trigrams are hundreds), with no
+  // positions: a phrase is tested on the body after. Takes over from 0031's trigram index, which serves searches
+  // (through q's key) until this one is valid, and its own predecessors: 0020's
+  // delivery_payloads_body_searchable_trgm_idx, which took over from 0019's delivery_payloads_body_trgm_idx (every body
+  // at ingest). 0031's delivery_payloads_body_by_bucket_trgm_idx had the bucket, after
+  // delivery_payloads_body_by_time_trgm_idx's ~1.3 s buckets (12 characters), which a slice could only ask for as a
+  // range, and GIN collects a range's every entry, every organization's, before ANDing it. Not `delivery_id`
+  // itself: the floor every query of delivery_payloads names (delivery_id >= floor) would then be an index
+  // condition too, a scan of every key from the floor on.
   {
-    name: "delivery_payloads_body_by_bucket_trgm_idx",
-    on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_TIME_BUCKET.length}), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
-    replaces: ["delivery_payloads_body_by_time_trgm_idx", "delivery_payloads_body_searchable_trgm_idx", "delivery_payloads_body_trgm_idx"],
+    name: "delivery_payloads_body_by_bucket_words_idx",
+    on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_TIME_BUCKET.length}), inbox_body_word_vector("headers", "body")) where "searchable" and octet_length("body") <= 65536`,
+    replaces: [
+      "delivery_payloads_body_by_bucket_trgm_idx",
+      "delivery_payloads_body_by_time_trgm_idx",
+      "delivery_payloads_body_searchable_trgm_idx",
+      "delivery_payloads_body_trgm_idx",
+    ],
   },
   // Migration 0033: the deliveries whose id's time bucket is more than one from their receipt's (an id made before
   // ids held their time, or by a clock far off the database's): what a search's slice of time asks for besides

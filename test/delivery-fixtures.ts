@@ -164,7 +164,7 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
  * An organization's settled history, in SQL (fast enough for tens of thousands): `count` deliveries of an
  * endpoint that need not exist, the n-th received n seconds before `endingAt` (ms; default now), id
  * `dlv_<idPrefix><n padded>` (or, with `timeOrdered`, an id made at that time, as lib/ids.ts makes them), each
- * with a searchable ~1 KB body that holds `word` when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
+ * with a searchable ~1 KB body that holds `word` (a word of its own) when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
  * timeout on a busy machine.
  */
 export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string; timeOrdered?: boolean; endingAt?: number }): Promise<void> {
@@ -179,7 +179,7 @@ export async function seedDeliveryHistory(input: { organizationId: string; idPre
       with src as materialized (
         select coalesce((${ids}::text[])[g - ${from}::int + 1], 'dlv_' || ${idPrefix} || lpad(g::text, ${25 - idPrefix.length}::int, '0')) as id,
                to_timestamp(${now}::bigint / 1000.0) - g * interval '1 second' as received_at,
-               convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} else '' end || g || '"}', 'UTF8') as body
+               convert_to('{"note":"' || repeat('hay ', 250) || case when g % 100 = 0 then ${word} || ' ' else '' end || g || '"}', 'UTF8') as body
         from generate_series(${from}::int, ${to}::int) g)
       , stored as (
         insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, received_at, pending_since)

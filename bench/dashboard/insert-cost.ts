@@ -5,7 +5,7 @@
 // indexes have a realistic depth. Alternates before/after twice to spread the machine's noise.
 // Prints its figures; asserts nothing.
 //   npx tsx bench/dashboard/insert-cost.ts    (BENCH_PRESEED=rows, default 200,000; BENCH_INSERTS=n, default 20,000;
-//   BENCH_VARIANTS="no body trigram index,no counter triggers": also copies of
+//   BENCH_VARIANTS="no body word index,no counter triggers": also copies of
 //   "after" changed that way, to see what each part costs)
 import { defaultLanes } from "@/lib/destinations/route-request";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -139,8 +139,8 @@ async function prepare(adminUrl: string, name: string, last: number) {
 /** Variants of the "after" schema, to see what each part costs (cloned from it, then changed by `sql`). */
 const VARIANTS = (process.env.BENCH_VARIANTS ?? "").split(",").filter(Boolean);
 const VARIANT_SQL: Record<string, string> = {
-  "no body trigram index": "drop index delivery_payloads_body_by_bucket_trgm_idx",
-  "no trigram indexes": "drop index delivery_payloads_body_by_bucket_trgm_idx; drop index deliveries_event_type_trgm_idx",
+  "no body word index": "drop index delivery_payloads_body_by_bucket_words_idx",
+  "no body or event-type index": "drop index delivery_payloads_body_by_bucket_words_idx; drop index deliveries_event_type_trgm_idx",
   "no counter triggers": "drop trigger deliveries_count_inserted on deliveries; drop trigger deliveries_count_outcome on deliveries",
 };
 async function main() {

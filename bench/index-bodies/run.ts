@@ -3,18 +3,22 @@
 // than they become searchable: the wait grows (a search still finds them, by testing each: only slower) and
 // shrinks again once the rate falls. Seeds unsearchable payloads straight into a fresh database (as ingest
 // stores them), then runs the product's own indexBodies passes until none is left, per share and round,
-// printing bodies per second, this database's PostgreSQL CPU per body and the server's WAL per body. Last, the
-// same passes with the trigram index dropped: what a turn costs without the index, so the index's own share is
-// the difference. Prints its figures; asserts nothing.
+// printing bodies per second, this database's PostgreSQL CPU per body and the server's WAL per body, with each
+// body index in turn: the word index (delivery_payloads_body_by_bucket_words_idx, db/online-indexes.ts), then the
+// trigram index it replaced (#46: the word index is to cost at most a third of it), built for the comparison.
+// Last, the same passes with no body index: what a turn costs without one, so an index's own share is the
+// difference. Prints its figures; asserts nothing.
 //   npm run bench:index-bodies
 //   BENCH_BODIES=n         bodies per measurement (default 6,000), over BENCH_ORGANIZATIONS (5) organizations
 //   BENCH_SHARES=a,b       busy shares to measure (default "0.25,1": the default, and no rests)
-//   BENCH_ROUNDS=n         times each share is measured (default 2), and the passes without the index
+//   BENCH_ROUNDS=n         times each share is measured (default 2), and the passes without an index
+//   BENCH_INDEXES=a,b      body indexes to measure (default "words,trigrams")
 //   BENCH_BODY             realistic, padded or entropy[:KiB] (bench/support/signed-webhook.ts)
 import { cpus, loadavg } from "node:os";
 import { getSql } from "@/db";
 import { indexBodies, indexBodiesSettings } from "@/lib/search/index-bodies";
-import { ONLINE_INDEXES } from "@/db/online-indexes";
+import { ONLINE_INDEXES, type OnlineIndex } from "@/db/online-indexes";
+import { buildOnlineIndexes } from "@/lib/runtime/build-online-indexes";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { newId } from "@/lib/ids";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -28,6 +32,7 @@ const ORGANIZATIONS = Number(process.env.BENCH_ORGANIZATIONS ?? 5);
 const SHARES = (process.env.BENCH_SHARES ?? "0.25,1").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CHUNK = 200;
+const INDEXES = (process.env.BENCH_INDEXES ?? "words,trigrams").split(",");
 
 interface Tenant { organizationId: string; endpointId: string }
 
@@ -50,7 +55,19 @@ async function storeUnsearchable(tenants: Tenant[]): Promise<void> {
   }
 }
 
-const BODY_INDEX = ONLINE_INDEXES.find((index) => index.name.startsWith("delivery_payloads_body_"))!.name;
+const WORD_INDEX = ONLINE_INDEXES.find((index) => index.name === "delivery_payloads_body_by_bucket_words_idx")!;
+/** The trigram index as migration 0031 had it built (replaced by WORD_INDEX in 0048). */
+const TRIGRAM_INDEX: OnlineIndex = {
+  name: "delivery_payloads_body_by_bucket_trgm_idx",
+  on: `"delivery_payloads" using gin (left("delivery_id", 10), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
+};
+const BODY_INDEXES: Record<string, OnlineIndex> = { words: WORD_INDEX, trigrams: TRIGRAM_INDEX };
+
+/** Only `index` on the bodies (none: undefined), built online as a migrate does. */
+async function useBodyIndex(index?: OnlineIndex): Promise<void> {
+  for (const other of Object.values(BODY_INDEXES)) await getSql().unsafe(`drop index if exists ${other.name}`);
+  if (index) await buildOnlineIndexes(getSql(), [index]);
+}
 
 /** The server's WAL position in bytes: WAL per body is the difference over a measurement (the whole server's). */
 async function walBytes(): Promise<bigint> {
@@ -59,13 +76,15 @@ async function walBytes(): Promise<bigint> {
 }
 
 /**
- * Merges the trigram index's pending list (GIN's fastupdate) on every partition, as a later turn or vacuum would:
+ * Merges the body index's pending list (GIN's fastupdate) on every partition, as a later turn or vacuum would:
  * counted in the measurement, so that no entry's cost is left for the next one.
  */
 async function mergePendingEntries(): Promise<void> {
-  await getSql()`
-    select gin_clean_pending_list(i.inhrelid::regclass) from pg_inherits i
-    where i.inhparent = to_regclass(${BODY_INDEX})`;
+  for (const index of Object.values(BODY_INDEXES)) {
+    await getSql()`
+      select gin_clean_pending_list(i.inhrelid::regclass) from pg_inherits i
+      where i.inhparent = to_regclass(${index.name})`;
+  }
 }
 
 interface Measured { indexed: number; seconds: number; cpuMicrosPerBody: number; walBytesPerBody: number; passes: number }
@@ -104,19 +123,22 @@ runBench("inbox_bench_index_bodies", async ({ database }) => {
     tenants.push({ organizationId, endpointId: endpoint.id });
   }
   console.log(`bench/index-bodies: ${BODIES.toLocaleString("en")} bodies (${benchBodyLabel()}) over ${ORGANIZATIONS} organizations per measurement, on this ${cpus().length}-core machine`);
-  console.log("| busy share | round | bodies | seconds | bodies / s | PostgreSQL CPU µs per body | WAL KiB per body | passes |");
+  console.log("| body index, busy share | round | bodies | seconds | bodies / s | PostgreSQL CPU µs per body | WAL KiB per body | passes |");
   console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const busyShare of SHARES) {
-      await storeUnsearchable(tenants);
-      console.log(row(String(busyShare), round, await indexAll(database, busyShare)));
+  for (const name of INDEXES) {
+    await useBodyIndex(BODY_INDEXES[name] ?? (() => { throw new Error(`BENCH_INDEXES: no body index "${name}"`); })());
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const busyShare of SHARES) {
+        await storeUnsearchable(tenants);
+        console.log(row(`${name}, ${busyShare}`, round, await indexAll(database, busyShare)));
+      }
     }
   }
-  // The same turns (the row's update, its other indexes, the vacuum they owe) without the trigram entries.
-  await getSql().unsafe(`drop index ${BODY_INDEX}`);
+  // The same turns (the row's update, its other indexes, the vacuum they owe) without a body index's entries.
+  await useBodyIndex(undefined);
   for (let round = 1; round <= ROUNDS; round++) {
     await storeUnsearchable(tenants);
-    console.log(row("1, no trigram index", round, await indexAll(database, 1)));
+    console.log(row("no body index, 1", round, await indexAll(database, 1)));
   }
   console.log("WAL is the whole server's: other databases' writes meanwhile count too.");
   console.log(`machine: load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} at the end (other work included)`);

@@ -1,9 +1,9 @@
 // The request every bench sends: a unique Standard Webhooks request, signed just now. Its body is
 // chosen by BENCH_BODY (read once, when this module loads):
 //   realistic (the default)  a Stripe-like event of ~1.15 KB whose ids, email, names and amounts change
-//                            with every request, so it carries as many distinct trigrams as a real
-//                            webhook does (several hundred). The product's pg_trgm GIN index on stored
-//                            bodies (delivery_payloads_body_by_bucket_trgm_idx) pays per distinct trigram: this
+//                            with every request, so it carries as many distinct words (and trigrams) as a
+//                            real webhook does. The product's GIN index on stored bodies
+//                            (delivery_payloads_body_by_bucket_words_idx) pays per distinct word: this
 //                            is the body that shows that cost.
 //   padded                   the body the benches sent before: {type, id, pad: 900 × "x"} (~0.95 KB,
 //                            almost no distinct trigrams: it hides the index's cost; for comparing

@@ -37,7 +37,7 @@ export function DeliveryFilters({ values, endpoints, destinations, eventTypes = 
   return (
     <form method="get" action="/deliveries" role="search" aria-label="Filter deliveries" className="grid items-start gap-3 sm:grid-cols-3 lg:grid-cols-4">
       <Labelled id="filter-q" text="Search" className="sm:col-span-3 lg:col-span-4">
-        <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="Delivery id, external id, event type, or text inside the body" className={control} />
+        <input id="filter-q" type="search" name="q" defaultValue={values.q} placeholder="Delivery id, external id, event type, or words in the body (word*, &quot;a phrase&quot;)" className={control} />
       </Labelled>
       <Labelled id="filter-endpoint" text="Endpoint">
         <select id="filter-endpoint" name="endpointId" defaultValue={values.endpointId ?? ""} className={control}>

@@ -110,7 +110,7 @@ export const deliveries = pgTable(
     index("deliveries_org_event_type_idx").on(t.organizationId, t.eventType, t.receivedAt.desc(), t.id.desc()),
     // Search `q`: the external id, ignoring case (built online, db/online-indexes.ts).
     index("deliveries_org_external_id_lower_idx").on(t.organizationId, sql`lower(${t.externalId})`),
-    // Search `q`: bodies too big for delivery_payloads_body_trgm_idx.
+    // Search `q`: bodies too big for delivery_payloads_body_by_bucket_words_idx.
     index("deliveries_org_large_body_idx").on(t.organizationId, t.receivedAt.desc(), t.id.desc()).where(sql`size_bytes > 65536`),
     // Search `q`: the deliveries whose id's time bucket is not within one of their receipt's (an id made before ids
     // held their time, or by a clock far off the database's). A search asks the body index for a stretch of time
@@ -178,7 +178,7 @@ export const openOrderedDeliveries = pgTable(
  * What a delivery received, apart from its state: written once, in ingest's statement with its delivery, and
  * never updated. Kept out of `deliveries` so that the worker's updates of the small state (claim, finish, park,
  * wake, replay, bury) copy neither headers nor body (only the TOAST pointer of a big body, but a ~1 KB body is
- * inline), and so that the body's trigram index takes one entry per delivery, at ingest, and never another.
+ * inline), and so that the body's word index takes one entry per delivery, and never another.
  * Removed with its delivery (retention, purges, organization deletion) through the cascade.
  */
 export const deliveryPayloads = pgTable(
@@ -192,19 +192,18 @@ export const deliveryPayloads = pgTable(
     headers: jsonb().$type<Record<string, string>>().notNull(),
     body: bytea().notNull(),
     /**
-     * Whether the body is in the trigram index yet. Ingest stores it false, so that acknowledging a webhook makes
-     * no trigram entry (several hundred per ~1 KB of real JSON: the biggest part of a real webhook's database
-     * cost), and one organization's big bodies never lengthen the statement other organizations' requests share.
+     * Whether the body is in the word index yet. Ingest stores it false, so that acknowledging a webhook makes
+     * no index entry (tens of words per ~1 KB of real JSON: once the biggest part of a real webhook's database
+     * cost, as trigrams), and one organization's big bodies never lengthen the statement other organizations' requests share.
      * lib/search/index-bodies.ts sets it, an organization at a time, in bounded turns. Set only, never cleared.
      */
     searchable: boolean().notNull().default(false),
   },
-  // Search `q` in bodies (lib/search/search-deliveries.ts): delivery_payloads_body_by_bucket_trgm_idx, a GIN
-  // index on the time bucket of delivery_id (btree_gin) and the trigrams of encode(body, 'escape') of the
-  // searchable bodies up to 64 KiB, and
+  // Search `q` in bodies (lib/search/search-deliveries.ts): delivery_payloads_body_by_bucket_words_idx, a GIN
+  // index on the time bucket of delivery_id (btree_gin) and the words (inbox_body_word_vector, migration 0048) of
+  // the searchable bodies up to 64 KiB, and
   // delivery_payloads_unsearchable_idx (organization_id) where not searchable, for the ones not in it yet; both
-  // built online (db/online-indexes.ts; not declared here: drizzle-kit cannot write the operator class on an
-  // expression, nor build an index concurrently).
+  // built online (db/online-indexes.ts; not declared here: drizzle-kit cannot build an index concurrently).
 );
 
 export const attempts = pgTable(

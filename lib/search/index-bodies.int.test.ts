@@ -1,4 +1,4 @@
-// Bodies become searchable off the acknowledgement: ingest's shared statement makes no trigram entry, and the
+// Bodies become searchable off the acknowledgement: ingest's shared statement makes no word-index entry, and the
 // indexer serves organizations by turns, so one organization's big bodies wait behind nobody's but its own.
 import { defaultLanes } from "@/lib/destinations/route-request";
 import { randomBytes } from "node:crypto";
@@ -35,30 +35,30 @@ beforeAll(async () => {
  * Heap tuples waiting in the GIN index's pending lists (one per partition: the parent's index has no pages of
  * its own): entries made since its last clean-up (no VACUUM runs here).
  */
-async function trigramEntriesPending(): Promise<number> {
+async function wordEntriesPending(): Promise<number> {
   const [row] = await getSql()<{ n: string }[]>`
     select coalesce(sum((gin_metapage_info(get_raw_page(relid::text, 0))).n_pending_tuples), 0)::text as n
-    from pg_partition_tree('delivery_payloads_body_by_bucket_trgm_idx') where isleaf`;
+    from pg_partition_tree('delivery_payloads_body_by_bucket_words_idx') where isleaf`;
   return Number(row!.n);
 }
 
 const waiting = async (organizationId: string) =>
   Number((await getSql()<{ n: string }[]>`select count(*)::text as n from delivery_payloads where organization_id = ${organizationId} and not searchable`)[0]!.n);
 
-/** A high-entropy body just under the trigram index's 64 KiB: the worst case for its entries. */
+/** A high-entropy body just under the word index's 64 KiB: the worst case for its entries. */
 const heavyBody = () => Buffer.from(JSON.stringify({ words: Array.from({ length: 3_600 }, () => randomBytes(8).toString("hex")).join(" ") }));
 
-describe("the body's trigram entries", () => {
+describe("the body's word entries", () => {
   it("are not made by ingest's statement, and a pass makes them; the body is found by search before and after", async () => {
     const { org, endpointId } = orgs[1]!;
     const committer = new GroupCommitter(() => getSql(), { timeoutMs: 8_000, statementTimeoutMs: 5_000, maxBatch: 500, maxConcurrent: 1 });
     const id = newId("dlv");
-    const before = await trigramEntriesPending();
+    const before = await wordEntriesPending();
     await committer.store({
       id, organizationId: org.organizationId, endpointId, lanes: defaultLanes(id, endpointId), externalId: `evt_${id}`, eventType: "order.created",
       headers: { "content-type": "application/json" }, body: Buffer.from('{"note":"a quokka arrived"}'), sourceIp: null,
     });
-    expect(await trigramEntriesPending()).toBe(before);
+    expect(await wordEntriesPending()).toBe(before);
     expect(await waiting(org.organizationId)).toBe(1);
     // A window of 1: the search reaches the indexes' route, where a body not indexed yet is tested by itself.
     process.env.INBOX_SEARCH_WINDOW = "1";
@@ -66,7 +66,7 @@ describe("the body's trigram entries", () => {
       expect((await listDeliveries({ ctx: org.ctx, input: { q: "QUOKKA" } })).data.map((d) => d.id)).toEqual([id]);
       const pass = await indexBodies();
       expect(pass).toMatchObject({ indexed: 1, more: false });
-      expect(await trigramEntriesPending()).toBe(before + 1);
+      expect(await wordEntriesPending()).toBe(before + 1);
       expect(await waiting(org.organizationId)).toBe(0);
       expect((await listDeliveries({ ctx: org.ctx, input: { q: "QUOKKA" } })).data.map((d) => d.id)).toEqual([id]);
     } finally {

@@ -1,7 +1,8 @@
-// Makes stored bodies searchable: puts them in the body's trigram index (delivery_payloads_body_by_bucket_trgm_idx)
-// by setting delivery_payloads.searchable. Ingest stores every payload unsearchable, so that its statement, shared
-// by every organization's requests arriving together, makes no trigram entry: a ~1 KB real JSON body has several
-// hundred distinct trigrams (~0.3 ms of database CPU), a 64 KiB high-entropy one ~20 ms. Here the organizations
+// Makes stored bodies searchable: puts them in the body's word index (delivery_payloads_body_by_bucket_words_idx)
+// by setting delivery_payloads.searchable; the index finds the words itself (inbox_body_word_vector, migration
+// 0048), so no column is filled. Ingest stores every payload unsearchable, so that its statement, shared by every
+// organization's requests arriving together, makes no index entry: a body's words are found and entered at a
+// cost that grows with its size (a 64 KiB body: tens of times a ~1 KB one's). Here the organizations
 // with bodies waiting take turns, in order of id, each turn one statement over at most ROWS_PER_TURN bodies or
 // BYTES_PER_TURN bytes of indexed body, so one organization's big bodies delay only its own search index, by
 // at most its turns. Until a body is searchable, a search tests it one by one (lib/search/search-deliveries.ts):
@@ -35,7 +36,7 @@ export function indexBodiesSettings(settings: Config = config()): IndexBodiesSet
   };
 }
 
-/** Bodies over this size are never in the trigram index (its predicate); marking them costs no index entry. */
+/** Bodies over this size are never in the word index (its predicate); marking them costs no index entry. */
 const INDEXED_BODY_MAX_BYTES = 65_536;
 
 export interface IndexBodiesPass {

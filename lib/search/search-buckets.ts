@@ -13,13 +13,13 @@ export type SliceTimes = { from: string; to: string; buckets: string[] };
 const bucketOf = (id: SQL) => sql`left(${id}, ${sql.raw(String(BODY_INDEX_TIME_BUCKET.length))})`;
 
 /**
- * The slice's time buckets, each as the condition of its own statement (UNION ALL), so that the body's trigram
- * index is asked for the bucket's key and q's trigrams at once (a GIN scan that skips through the trigrams'
- * entries to the bucket's few). ORed in one statement, PostgreSQL takes the trigrams out of the OR and may scan
- * them alone, fetching every match of q to filter by bucket (it did, on a small table); as `= any(buckets)`, it
- * prices one GIN scan per bucket and may again take the trigrams alone (it did, 394 bodies for 39).
+ * The slice's time buckets, each as the condition of its own statement (UNION ALL), so that the body's word
+ * index is asked for the bucket's key and q's words at once (a GIN scan that skips through the words'
+ * entries to the bucket's few). ORed in one statement, PostgreSQL takes the words out of the OR and may scan
+ * them alone, fetching every match of q to filter by bucket (it did with trigrams, on a small table); as
+ * `= any(buckets)`, it prices one GIN scan per bucket and may again take them alone (trigrams: 394 bodies for 39).
  * Each names the whole week(s) of its bucket, which keeps its partition and no other: a narrower id range
- * makes the primary key look cheaper than the trigram index to the planner, which prices q's test of a body
+ * makes the primary key look cheaper than the body index to the planner, which prices q's test of a body
  * far below its cost (the bucket's 1,700 bodies read and tested, 5,507 in the test against 157).
  */
 export function inBucketsOf(slice: Pick<SliceTimes, "buckets">, idFloor: string): SQL[] {

@@ -1,12 +1,14 @@
 // Search `q` answers exactly what its definition answers, written here in TypeScript over every row (external
-// id equal and event type containing q, ignoring case; the bytes of q inside the body, ignoring the case of ASCII
-// letters), page after page, whether the page fills from the newest-first walk or needs
-// the indexes: binary and non-UTF-8 bodies, non-ASCII text, LIKE's special characters, bodies too big for the
-// trigram index, bodies in it (searchable) and not yet (lib/search/index-bodies.ts), ties on receivedAt.
+// id equal and event type containing q, ignoring case; q's words in the body's, as inbox_body_word_vector finds
+// them, tested on every row: every term, a prefix by prefix, a phrase adjacent), page after page, whether the page fills from the
+// newest-first walk or needs the indexes: binary and non-UTF-8 bodies, non-ASCII text, LIKE's special
+// characters, bodies too big for the word index, bodies in it (searchable) and not yet
+// (lib/search/index-bodies.ts), ties on receivedAt. The words themselves: search-words.int.test.ts.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getSql } from "@/db";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { replayDeliveries } from "@/lib/delivery/replay-deliveries";
+import { parseQuery, wordsQuery } from "./body-words";
 import { useTestDatabase } from "@/test/db";
 import { createDeliveryFixture, createEndpointFixture } from "@/test/delivery-fixtures";
 import { createOrganizationFixture } from "@/test/fixtures";
@@ -48,12 +50,12 @@ const BODIES: Array<{ body: string | Buffer; eventType?: string | null; external
 ];
 
 const QUERIES = [
-  "needle", "NEEDLE", "Needle", "Zoë", "zoë", "ZOË", "zürich", "ZÜRICH", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303",
-  "needle.created", "NEEDLE.CREATED", "order", "evt_needle_substring", "EVT_NEEDLE_SUBSTRING", "evt_mixed_case", "e", "ne", "absent-word", "\u00e9",
+  "needle", "NEEDLE", "Needle", "needl*", "Zoë", "zoë", "ZOË", "zürich", "ZÜRICH", "ë", "ü", "%_o", "100%", "_", "%", "\\", "\\303", "303",
+  "needle.created", "NEEDLE.CREATED", "order", "evt_needle_substring", "EVT_NEEDLE_SUBSTRING", "evt_mixed_case", "e", "ne", "eedl", "absent-word", "\u00e9",
   // Backslashes and \ooo-looking text after a first character that is a letter, a space, a digit.
   "C:\\\\TEMP\\\\NEEDLE", " \\\\303", " \\303", "103 \\\\303", "3 \\\\303", "P\\\\", "\\\\303 OCTAL",
-  // Longest runs: q is found only where all of it is, not where its longest run is.
-  "USER142518@example.COM", "user142518@", "@example.com", "example.org\"", "142518",
+  // Whole words, prefixes, several words, phrases.
+  "USER142518@example.COM", "user142518@", "user1425*", "@example.com", "example.org\"", "142518", "needle here", "\"a needle\"", "\"needle a\"", "\"needle at the*\"",
 ];
 
 beforeAll(async () => {
@@ -84,19 +86,19 @@ afterEach(() => {
   delete process.env.INBOX_SEARCH_WINDOW;
 });
 
-const asciiLower = (bytes: Buffer) => Buffer.from(bytes.map((b) => (b >= 0x41 && b <= 0x5a ? b + 32 : b)));
-
-/** The definition, in TypeScript over every row of the organization, newest first. */
+/** The definition, over every row of the organization, newest first. */
 async function expected(q: string, filter: { endpointId?: string; status?: string } = {}): Promise<string[]> {
-  const rows = await getSql()<{ id: string; external_id: string; event_type: string | null; body: Buffer }[]>`
-    select id, external_id, event_type, p.body from deliveries join delivery_payloads p on p.delivery_id = deliveries.id
+  const parsed = parseQuery(q);
+  const rows = await getSql()<{ id: string; external_id: string; event_type: string | null; holds: boolean }[]>`
+    select id, external_id, event_type,
+      ${parsed.terms.length > 0}::boolean and inbox_body_word_vector(p.headers, p.body) @@ to_tsquery('simple', ${wordsQuery(parsed) || "x"}) as holds
+    from deliveries join delivery_payloads p on p.delivery_id = deliveries.id
     where deliveries.organization_id = ${org.organizationId}
       and (${filter.endpointId ?? null}::text is null or endpoint_id = ${filter.endpointId ?? null})
       and (${filter.status ?? null}::text is null or status = ${filter.status ?? null})
     order by received_at desc, id desc`;
-  const folded = asciiLower(Buffer.from(q, "utf8"));
   return rows
-    .filter((r) => r.external_id.toLowerCase() === q.toLowerCase() || (r.event_type ?? "").toLowerCase().includes(q.toLowerCase()) || asciiLower(r.body).includes(folded))
+    .filter((r) => r.external_id.toLowerCase() === q.toLowerCase() || (r.event_type ?? "").toLowerCase().includes(q.toLowerCase()) || r.holds)
     .map((r) => r.id);
 }
 
@@ -114,14 +116,19 @@ async function pagedSearch(q: string, limit: number, filter: { endpointId?: stri
 
 describe("search q answers what its definition answers", () => {
   it("finds every kind of match somewhere (the cases below are not vacuous)", async () => {
-    expect(await expected("needle")).toHaveLength(3 * 10 + 1); // + the external id "needle" (round 0 only)
+    // Bodies (not the binary one, where needle is inside a word of bytes) and event types; the external id "needle" (round 0 only).
+    expect(await expected("needle")).toHaveLength(3 * 9 + 1);
+    expect(await expected("needl*")).toHaveLength(3 * 7); // bodies only: the event types do not hold "needl*"
+    expect(await expected("eedl")).toHaveLength(3 * 2); // inside a word: the two event types only
     expect(await expected("zürich")).toHaveLength(3 * 1);
-    expect(await expected("ZÜRICH")).toEqual([]); // only ASCII letters fold in bodies
-    expect(await expected("C:\\\\TEMP\\\\NEEDLE")).toHaveLength(3);
-    expect(await expected(" \\\\303")).toHaveLength(3);
-    expect(await expected(" \\303")).toEqual([]);
-    expect(await expected("ë")).toHaveLength(3 * 1);
-    expect(await expected("\\303")).toHaveLength(3 * 1);
+    expect(await expected("ZÜRICH")).toHaveLength(3 * 1); // a UTF-8 body folds as the database folds text
+    expect(await expected("ë")).toEqual([]); // not a word of its own
+    expect(await expected("C:\\\\TEMP\\\\NEEDLE")).toHaveLength(3); // its words c, temp, needle: a phrase
+    expect(await expected("user1425*")).toHaveLength(3 * 3);
+    expect(await expected("USER142518@example.COM")).toHaveLength(3 * 1);
+    expect(await expected("\"a needle\"")).toHaveLength(3 * 1);
+    expect(await expected("\"needle a\"")).toEqual([]);
+    expect(await expected("\"needle at the*\"")).toHaveLength(3 * 2);
     expect(await expected("absent-word")).toEqual([]);
   });
 
@@ -161,12 +168,13 @@ describe("search q ignores case", () => {
     });
   }
 
-  it("takes % and _ in q literally", async () => {
+  it("reads % and _ as what separates words, never as LIKE's wildcards", async () => {
     process.env.INBOX_SEARCH_WINDOW = "2";
     const percent = await Promise.all((await pagedSearch("100%_OFF", 50)).map(bodyOf));
     expect(percent).toHaveLength(3);
     for (const d of percent) expect(d.body.toString()).toContain("100%_off");
-    expect(await pagedSearch("100%off", 50)).toEqual([]);
+    expect(await pagedSearch("100%off", 50)).toHaveLength(3); // the same words, 100 then off
+    expect(await pagedSearch("off%100", 50)).toEqual([]);
     expect(await pagedSearch("1_0", 50)).toEqual([]);
   });
 });

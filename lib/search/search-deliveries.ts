@@ -7,17 +7,21 @@ import type { DbOrTx } from "@/db";
 import { config } from "@/lib/config/config";
 import { isId, REQUEST_ROW_SEPARATOR, requestIdOf } from "@/lib/ids";
 import { before, type Edge, newestFirst, notBefore, nth, page, type Row } from "./deliveries-page";
+import { bodyHoldsKey, bodyHoldsWords } from "./body-match";
+import { parseQuery } from "./body-words";
 import { bucketsAround, inBucketsOf, offClockIds, type SliceTimes } from "./search-buckets";
 
-/** Searchable bodies up to this size are in the trigram index (delivery_payloads_body_by_bucket_trgm_idx, db/online-indexes.ts). */
-const TRIGRAM_MAX_BODY_BYTES = 65_536;
+/** Searchable bodies up to this size are in the word index (delivery_payloads_body_by_bucket_words_idx, db/online-indexes.ts). */
+const INDEXED_MAX_BODY_BYTES = 65_536;
 /** A search looks through at most this many newest deliveries (that match the filter) by walking them in order. */
 const searchWindow = () => config().INBOX_SEARCH_WINDOW;
 /** It walks a tenth of them first, to tell whether walking the rest would fill the page. */
 const probeSize = (window: number) => Math.max(1, Math.round(window / 10));
 /** A nearly full page walks on past the window at most this many times (see searchDeliveries). */
 const NEARLY_FULL_STRETCHES = 3;
-/** A q with no trigram walks at most this many windows a page past the window (see searchDeliveries). */
+/** A q this short (`42`) has no trigram for the event type's index: it walks, as a q without a word does. */
+const MIN_INDEXED_Q_LENGTH = 3;
+/** A q with no word walks at most this many windows a page past the window (see searchDeliveries). */
 // 3: an absent q on 10M deliveries, mostly out of memory, took 1.7–4.0 s a page (10 windows: 4.5–6 s).
 const SHORT_Q_STRETCH_WINDOWS = 3;
 /** A slice spans this many times the time the hits so far predict the rest of the page needs (see indexedMatches). */
@@ -36,30 +40,6 @@ const rowsOfRequest = (requestId: string) =>
 
 const ilikePattern = (q: string) => `%${q.replace(/[%_\\]/g, "\\$&")}%`;
 
-// Case folding of the body: ASCII letters only. body is bytea and need not be UTF-8 (or text at all), so it is
-// folded through its escape encoding (plain ASCII: bytes over 0x7F become \ooo, which lower() leaves alone),
-// lowered under the "C" collation (A–Z only, whatever the database's locale), and decoded back to the same
-// bytes with A–Z lowered. q's side: lower() under "C" too, so "É" in q still matches only "É" in a body.
-const foldedQ = (q: string) => sql`convert_to(lower(${q} collate "C"), 'UTF8')`;
-const foldedBody = (body: SQL) => sql`decode(lower(encode(${body}, 'escape') collate "C"), 'escape')`;
-const loweredEscape = (value: SQL) => sql`lower(encode(${value}, 'escape') collate "C")`;
-/**
- * Escape encodings are sequences of tokens: a character, \\ (a backslash), or \ooo (three octal digits). A match
- * of q's encoding inside the body's can start mid-token only at a backslash or a digit; when q's first character
- * is neither (nor non-ASCII, encoded as \ooo), every match starts on a token and so is q's bytes in the body's.
- */
-const startsOnAToken = (q: string) => !/^[0-9\\\u0080-\u{10ffff}]/u.test(q);
-/**
- * The bytes of q inside the body, ignoring the case of ASCII letters: the exact test, no index. Per row, it
- * costs several times a plain position(); the text search of the lowered encodings spares the decode and
- * finds faster than position() on bytea, so it is used wherever it is exact (most searches).
- */
-const bodyContains = (q: string, body: SQL) =>
-  startsOnAToken(q)
-    ? sql`strpos(${loweredEscape(body)}, ${loweredEscape(sql`convert_to(${q}, 'UTF8')`)}) > 0`
-    : sql`position(${foldedQ(q)} in ${foldedBody(body)}) > 0`;
-const payloadBody = sql`${deliveryPayloads.body}`;
-
 /**
  * This delivery's body holds q: its payload fetched by primary key and tested, row by row. `offset 0` keeps it
  * row by row: an EXISTS without it may be planned as a "hashed SubPlan", one pass over every organization's
@@ -67,12 +47,12 @@ const payloadBody = sql`${deliveryPayloads.body}`;
  */
 const ownBodyContains = (q: string, idFloor: string, payloadKey: SQL = sql`${deliveries.id}`) =>
   sql`exists (select 1 from ${deliveryPayloads} where ${deliveryPayloads.deliveryId} = ${payloadKey}
-    and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyContains(q, payloadBody)} offset 0)`;
+    and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyHoldsWords(parseQuery(q))} offset 0)`;
 
 /**
- * `q` matches the external id or the event type ignoring case, or bytes inside the body ignoring the case of
- * ASCII letters. Exact, cheap per row, no index. The body is fetched (by delivery_payloads' primary key) only
- * for rows whose external id and event type do not match.
+ * `q` matches the external id or the event type ignoring case, or whole words in the body (lib/search/body-words.ts).
+ * Exact, per row, no index. The body is fetched (by delivery_payloads' primary key) only for rows whose external
+ * id and event type do not match.
  */
 function searchWhere(q: string, idFloor: string, payloadKey?: SQL): SQL {
   return sql`(lower(${deliveries.externalId}) = lower(${q}) or ${deliveries.eventType} ilike ${ilikePattern(q)}
@@ -90,22 +70,20 @@ export function bulkSearchWhere(q: string, idFloor: string): SQL {
 
 /**
  * The same rows as searchWhere, written so that every arm has an index and PostgreSQL can OR their bitmaps:
- * the external id through (organization_id, lower(external_id)); the event type's trigrams; bodies up to
- * 64 KiB through the trigrams of encode(body, 'escape') in delivery_payloads, which pg_trgm keeps case-folded,
- * so ILIKE is served by it (q's bytes in the body, ASCII case aside, put q's escape encoding in the body's: that
- * ILIKE is implied by the exact test, which stays to decide, since a \ooo can also match across bytes), once the
- * indexer has made them searchable (lib/search/index-bodies.ts); those it has not reached yet, each tested, through
- * delivery_payloads_unsearchable_idx; the ids of the organization's payloads found reach deliveries through
- * their primary key (an array computed once, before the scan). Bigger bodies come from
+ * the external id through (organization_id, lower(external_id)); the event type's trigrams; bodies up to 64 KiB through the body's word
+ * index in delivery_payloads once the indexer has made them searchable (lib/search/index-bodies.ts; while the
+ * word index is being built, the trigram index it replaces, through q's key); those it has not reached yet, each
+ * tested, through delivery_payloads_unsearchable_idx; the ids of the organization's payloads found reach
+ * deliveries through their primary key (an array computed once, before the scan). Bigger bodies come from
  * deliveries_org_large_body_idx. Every body is one or the other.
  */
-function indexedSearchWhere(organizationId: string, idFloor: string, q: string, key: string, slice?: SliceTimes): SQL {
-  const escaped = sql`replace(replace(replace(encode(convert_to(${key}, 'UTF8'), 'escape'), '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
-  const maxBytes = sql.raw(String(TRIGRAM_MAX_BODY_BYTES));
+function indexedSearchWhere(organizationId: string, idFloor: string, q: string, slice?: SliceTimes): SQL {
+  const parsed = parseQuery(q);
+  const maxBytes = sql.raw(String(INDEXED_MAX_BODY_BYTES));
   const holding = (where: SQL) => sql`select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
     where ${deliveryPayloads.organizationId} = ${organizationId} and ${where}
       and ${deliveryPayloads.searchable} and octet_length(${deliveryPayloads.body}) <= ${maxBytes}
-      and encode(${deliveryPayloads.body}, 'escape') ilike '%' || ${escaped} || '%' and ${bodyContains(q, payloadBody)}`;
+      and ${bodyHoldsKey(parsed)} and ${bodyHoldsWords(parsed)}`;
   const searchable = slice
     ? sql.join([...inBucketsOf(slice, idFloor).map(holding), offClockHolding(organizationId, idFloor, q, slice)], sql` union all `)
     : holding(sql`${deliveryPayloads.deliveryId} >= ${idFloor}`);
@@ -116,7 +94,7 @@ function indexedSearchWhere(organizationId: string, idFloor: string, q: string, 
          union all
          select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
          where ${deliveryPayloads.organizationId} = ${organizationId} and ${deliveryPayloads.deliveryId} >= ${idFloor} and not ${deliveryPayloads.searchable}
-           and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyContains(q, payloadBody)}))
+           and octet_length(${deliveryPayloads.body}) <= ${maxBytes} and ${bodyHoldsWords(parsed)}))
     or (${deliveries.sizeBytes} > ${maxBytes}
         and ${ownBodyContains(q, idFloor)}))`;
 }
@@ -125,18 +103,7 @@ function indexedSearchWhere(organizationId: string, idFloor: string, q: string, 
 const offClockHolding = (organizationId: string, idFloor: string, q: string, slice: SliceTimes) =>
   sql`select ${deliveryPayloads.deliveryId} from ${deliveryPayloads}
     where ${deliveryPayloads.deliveryId} = any(array(${offClockIds(organizationId, idFloor, sql`${slice.from}::timestamptz`, sql`${slice.to}::timestamptz`)}))
-      and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyContains(q, payloadBody)}`;
-
-/**
- * What the body's trigram index is asked for: q's longest run of ASCII letters and digits (3 or more). Any body
- * holding q holds the run, and the exact test decides. It spares the index the trigrams a search shares with
- * every body: for `user142518@example.com` it reads `user142518`'s posting lists and not those of `example` and
- * `com`, 20 ms instead of 100 on a million deliveries, finding the same bodies. None when q has no such run.
- */
-function trigramKey(q: string): string | undefined {
-  const runs = q.match(/[A-Za-z0-9]{3,}/g) ?? [];
-  return runs.reduce<string | undefined>((longest, run) => (!longest || run.length > longest.length ? run : longest), undefined);
-}
+      and ${deliveryPayloads.deliveryId} >= ${idFloor} and ${bodyHoldsWords(parseQuery(q))}`;
 
 /**
  * Search, newest first, with a cost bounded both for words in many bodies and for words in few. Testing a
@@ -148,7 +115,7 @@ function trigramKey(q: string): string | undefined {
  *    if the page is then nearly full, the walk goes on in a few stretches (see below);
  * 3. otherwise, or if the page is still not full, the indexes are asked for the older matches (a rare word:
  *    few rows to fetch; a word in 0.2 % of the bodies: 2,000 rows from the index, not 9,000 walked for 18 hits);
- *    a q without three letters or digits in a row has no trigram to ask for, and walks on instead, at most
+ *    a q without a word (lib/search/body-words.ts: `%`, `!!`), or too short for the event type's trigrams, walks on instead, at most
  *    SHORT_Q_STRETCH_WINDOWS windows a page: a page that ends there, full or not, says where the next one
  *    resumes, so a rare short q in a big history costs each request a bounded walk, not the statement timeout.
  * Each split is a fixed (receivedAt, id), so the parts cannot overlap even while deliveries arrive.
@@ -192,14 +159,13 @@ export async function searchDeliveries(db: DbOrTx, organizationId: string, idFlo
     }
   }
   const older = and(where, before(edge.cursorAt, edge.id))!;
-  const key = trigramKey(q);
-  if (key) {
+  if (parseQuery(q).terms.length > 0 && q.length >= MIN_INDEXED_Q_LENGTH) {
     const newest = (await nth(db, where, 1))!;
     const seen = { rows: walked, hits: hits.length, newestAt: newest.cursorAt, edge, window };
-    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, key, limit - hits.length, seen))] };
+    return { rows: [...hits, ...(await indexedMatches(db, organizationId, idFloor, older, q, limit - hits.length, seen))] };
   }
-  // A q with no trigram key (`zq`, `ü`, `%`) gives the body's trigram index nothing to look up: that route would
-  // scan every organization's payloads. The organization's own older deliveries are walked instead, a stretch.
+  // A q with no word (`%`, `!!`) gives the body's word index nothing to look up, one of 1 or 2 characters the
+  // event type's trigram index: that route would scan every organization's payloads or deliveries. The organization's own older deliveries are walked instead, a stretch.
   const stretchEdge = await nth(db, older, SHORT_Q_STRETCH_WINDOWS * window);
   hits.push(...(await page(db, and(older, stretchEdge && notBefore(stretchEdge), searchWhere(q, idFloor)), limit - hits.length)));
   return { rows: hits, resumeAt: hits.length < limit ? stretchEdge : undefined };
@@ -223,7 +189,7 @@ interface Seen { rows: number; hits: number; newestAt: string; edge: Edge; windo
 
 /**
  * `wanted` of the deliveries in `older` (newest first, the walk `seen` before them) whose body, external id or
- * event type holds q, through the indexes. Asked for q alone, the body's trigram index hands over every body of
+ * event type holds q, through the indexes. Asked for q alone, the body's word index hands over every body of
  * the organization that holds it, each to fetch and test: a word in 0.2 % of 5.5 million bodies is 10,000 rows
  * to read and sort for 50 (~1.1 s with the data mostly out of memory). So while the hits so far (none taken as
  * one) say the rest of the page lies within the buckets left (MAX_SLICE_BUCKETS in all, ~28 min each), the
@@ -238,7 +204,7 @@ interface Seen { rows: number; hits: number; newestAt: string; edge: Edge; windo
  * scan (~1 ms) whatever it holds, about what 30 bodies cost to fetch and test (1M deliveries): where matches are
  * few, fetching them all is cheaper.
  */
-async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, key: string, wanted: number, seen: Seen): Promise<Row[]> {
+async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: string, older: SQL, q: string, wanted: number, seen: Seen): Promise<Row[]> {
   const found: Row[] = [];
   let rest = older;
   let hits = seen.hits;
@@ -264,7 +230,7 @@ async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: strin
     if (buckets.length > bucketsLeft) break;
     const slice: SliceTimes = { from: new Date(fromMs).toISOString(), to: next.cursorAt, buckets };
     const inSlice = sql`${deliveries.receivedAt} >= ${slice.from}::timestamptz`;
-    const matches = await page(db, and(rest, inSlice, indexedSearchWhere(organizationId, idFloor, q, key, slice)), missing);
+    const matches = await page(db, and(rest, inSlice, indexedSearchWhere(organizationId, idFloor, q, slice)), missing);
     found.push(...matches);
     if (found.length === wanted) return found;
     rest = and(rest, sql`${deliveries.receivedAt} < ${slice.from}::timestamptz`)!;
@@ -272,6 +238,6 @@ async function indexedMatches(db: DbOrTx, organizationId: string, idFloor: strin
     lastMs = fromMs;
     bucketsLeft -= buckets.length;
   }
-  found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q, key)), wanted - found.length)));
+  found.push(...(await page(db, and(rest, indexedSearchWhere(organizationId, idFloor, q)), wanted - found.length)));
   return found;
 }
