@@ -164,14 +164,14 @@ export function finishDelivered(attempt: ClaimedAttempt, jobId: string) {
  * An organization's settled history, in SQL (fast enough for tens of thousands): `count` deliveries of an
  * endpoint that need not exist, the n-th received n seconds before `endingAt` (ms; default now), id
  * `dlv_<idPrefix><n padded>` (or, with `timeOrdered`, an id made at that time, as lib/ids.ts makes them), each
- * with a searchable ~1 KB body that holds `word` (a word of its own) when n is a multiple of 100. One statement per 25,000, each well inside the pool's statement
- * timeout on a busy machine.
+ * with a searchable ~1 KB body that holds `word` (a word of its own) when n is a multiple of 100. One statement per 5,000 (each body's words go into the word index as it is
+ * stored), each well inside the pool's statement timeout on a busy machine.
  */
 export async function seedDeliveryHistory(input: { organizationId: string; idPrefix: string; count: number; word?: string; timeOrdered?: boolean; endingAt?: number }): Promise<void> {
   const { organizationId, idPrefix, count, word = "", timeOrdered = false } = input;
   const now = input.endingAt ?? Date.now();
-  for (let from = 1; from <= count; from += 25_000) {
-    const to = Math.min(count, from + 24_999);
+  for (let from = 1; from <= count; from += 5_000) {
+    const to = Math.min(count, from + 4_999);
     const ids = timeOrdered
       ? Array.from({ length: to - from + 1 }, (_, k) => timeOrderedIdFloor("dlv", now - (from + k) * 1000) + newId("dlv").slice(-15))
       : null;

@@ -8,7 +8,7 @@ import { runMigrations } from "graphile-worker";
 import postgres from "postgres";
 import { afterAll, inject } from "vitest";
 import { closeDb } from "@/db";
-import type { OnlineIndex } from "@/db/online-indexes";
+import { BODY_INDEX_TIME_BUCKET, type OnlineIndex } from "@/db/online-indexes";
 import { buildOnlineIndexes } from "@/lib/runtime/build-online-indexes";
 import { withDatabase } from "@/lib/runtime/database-url";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
@@ -61,11 +61,28 @@ export async function migrateAsBefore(sql: postgres.Sql, url: string, older: { f
 }
 
 /**
- * db/online-indexes.ts as releases before migration 0036 had it: without the indexes by destination (0036's, 0041's:
- * deliveries had no destination_id; the ones by endpoint 0036's replace were then the migrations' own).
+ * db/online-indexes.ts as releases before migration 0048 had it: the body's trigram index (0031's) where the word
+ * index is now (it needs 0048's inbox_body_word_vector).
+ */
+export const onlineIndexesBefore0048 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
+  current.map((index) => index.name === "delivery_payloads_body_by_bucket_words_idx"
+    ? {
+      name: "delivery_payloads_body_by_bucket_trgm_idx",
+      on: `"delivery_payloads" using gin (left("delivery_id", ${BODY_INDEX_TIME_BUCKET.length}), encode("body", 'escape') gin_trgm_ops) where "searchable" and octet_length("body") <= 65536`,
+      replaces: ["delivery_payloads_body_by_time_trgm_idx", "delivery_payloads_body_searchable_trgm_idx", "delivery_payloads_body_trgm_idx"],
+    }
+    : index);
+
+/** db/online-indexes.ts as releases before migration 0041 had it: without a destination's waiting index. */
+export const onlineIndexesBefore0041 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
+  onlineIndexesBefore0048(current).filter((index) => index.name !== "deliveries_destination_waiting_idx");
+
+/**
+ * db/online-indexes.ts as releases before migration 0036 had it: without the indexes by destination (deliveries had
+ * no destination_id; the ones by endpoint 0036's replace were then the migrations' own).
  */
 export const onlineIndexesBefore0036 = (current: readonly OnlineIndex[]): OnlineIndex[] =>
-  current.filter((index) => !["deliveries_destination_parked_idx", "deliveries_destination_in_flight_idx", "deliveries_destination_waiting_idx"].includes(index.name));
+  onlineIndexesBefore0041(current).filter((index) => !["deliveries_destination_parked_idx", "deliveries_destination_in_flight_idx"].includes(index.name));
 
 /** db/online-indexes.ts as releases before migration 0033 had it: without 0033's index, whose predicate is 0033's function. */
 export const onlineIndexesBefore0033 = (current: readonly OnlineIndex[]): OnlineIndex[] =>

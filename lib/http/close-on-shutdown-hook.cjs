@@ -3,7 +3,9 @@
 // request was answered before its body was read (a 413 or 429) stays open while the sender stalls. On
 // SIGTERM Next calls server.close(), which waits for every connection to end: such connections held a
 // stopping server up to the keep-alive timeout. Once the server is closing, a connection is ended as soon
-// as it is answering no request; the requests in flight are answered first, as before.
+// as it is answering no request; the requests in flight are answered first, as before, with `Connection: close`,
+// so that a client sending request after request on one connection (a long-polling `inbox listen`) cannot keep
+// a stopping server up forever.
 "use strict";
 const http = require("node:http");
 const https = require("node:https");
@@ -11,6 +13,8 @@ const https = require("node:https");
 const PATCHED = Symbol.for("webhook-inbox.close-on-shutdown-hook");
 const SOCKETS = Symbol("webhook-inbox.sockets");
 const ANSWERING = Symbol("webhook-inbox.answering");
+const RESPONSES = Symbol("webhook-inbox.responses");
+const CLOSING = Symbol("webhook-inbox.closing");
 const SWEEP_MS = 100;
 
 for (const Server of [http.Server, https.Server]) {
@@ -24,14 +28,23 @@ for (const Server of [http.Server, https.Server]) {
       socket.once("close", () => sockets.delete(socket));
     } else if (event === "request" && args[0] && args[1] && args[0].socket) {
       const socket = args[0].socket;
+      const response = args[1];
       socket[ANSWERING] = (socket[ANSWERING] ?? 0) + 1;
-      args[1].once("close", () => (socket[ANSWERING] -= 1));
+      const responses = (this[RESPONSES] ??= new Set());
+      responses.add(response);
+      response.once("close", () => {
+        socket[ANSWERING] -= 1;
+        responses.delete(response);
+      });
+      if (this[CLOSING]) response.shouldKeepAlive = false;
     }
     return emit.call(this, event, ...args);
   };
   const close = Server.prototype.close;
   Server.prototype.close = function closeWithoutWaitingOnIdle(...args) {
     const result = close.apply(this, args);
+    this[CLOSING] = true;
+    for (const response of this[RESPONSES] ?? []) if (!response.headersSent) response.shouldKeepAlive = false;
     const sweep = () => {
       for (const socket of this[SOCKETS] ?? []) if (!socket[ANSWERING]) socket.destroy();
     };

@@ -7,7 +7,7 @@ import { ONLINE_INDEXES } from "@/db/online-indexes";
 import { createCtx } from "@/lib/context";
 import { getTrafficSeries } from "@/lib/endpoints/get-traffic-series";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, onlineIndexesBefore0048, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
 const { older, create } = useUpgradeDatabase("0047_charts");
@@ -21,7 +21,7 @@ describe("migration 0047 (charts) on a database before it", () => {
     const url = await create();
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0048(ONLINE_INDEXES));
       await sql`insert into organizations (id, name) values (${ORG}, 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider) values (${ENDPOINT}, ${ORG}, 'Orders', 'none')`;
       await sql`insert into destinations (id, organization_id, endpoint_id, name, url, is_default) values (${DESTINATION}, ${ORG}, ${ENDPOINT}, 'Default', 'https://example.com/', true)`;

@@ -9,7 +9,7 @@ import { createCtx } from "@/lib/context";
 import { getDestinationStats } from "@/lib/destinations/get-destination-stats";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, onlineIndexesBefore0041, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
 const { older, create } = useUpgradeDatabase("0041_counters_by_destination");
@@ -39,7 +39,7 @@ describe("migration 0041 (counters per destination) on a database at 0040", () =
     const url = await create();
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES.filter((index) => index.name !== "deliveries_destination_waiting_idx"));
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0041(ONLINE_INDEXES));
       await sql`insert into organizations (id, name) values (${ORG}, 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider) values (${ENDPOINT}, ${ORG}, 'Orders', 'none')`;
       await sql`insert into destinations (id, organization_id, endpoint_id, name, url, is_default)

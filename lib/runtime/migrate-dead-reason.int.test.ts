@@ -10,7 +10,7 @@ import { buryDelivery } from "@/lib/delivery/bury-delivery";
 import { replayDelivery } from "@/lib/delivery/replay-delivery";
 import { getOverview } from "@/lib/endpoints/get-overview";
 import { rollUpDeliveryCounters } from "@/lib/metrics/roll-up-delivery-counters";
-import { migrateAsBefore, useUpgradeDatabase } from "@/test/migrations-before";
+import { migrateAsBefore, onlineIndexesBefore0048, useUpgradeDatabase } from "@/test/migrations-before";
 import { migrateDatabase } from "./migrate";
 
 const { older, create } = useUpgradeDatabase("0046_dead_reason");
@@ -24,7 +24,7 @@ describe("migration 0046 (why a delivery is dead) on a database before it", () =
     const url = await create();
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      await migrateAsBefore(sql, url, older, ONLINE_INDEXES);
+      await migrateAsBefore(sql, url, older, onlineIndexesBefore0048(ONLINE_INDEXES));
       await sql`insert into organizations (id, name) values (${ORG}, 'Upgraded')`;
       await sql`insert into endpoints (id, organization_id, name, provider) values (${ENDPOINT}, ${ORG}, 'Orders', 'none')`;
       await sql`insert into destinations (id, organization_id, endpoint_id, name, url, is_default) values (${DESTINATION}, ${ORG}, ${ENDPOINT}, 'Default', 'https://example.com/', true)`;
