@@ -89,7 +89,7 @@ beforeAll(async () => {
   await sql`update delivery_payloads set body = body || convert_to(' qz', 'UTF8') where delivery_id = ${OLD_WITH_QZ}`;
   await sql`analyze deliveries`;
   await sql`analyze delivery_payloads`;
-});
+}, 240_000); // 69,000 deliveries, each body's words into the word index as stored: over a minute on a busy clean clone
 
 it("a search reads no other organization's payloads: no scan of delivery_payloads", async () => {
   const { page, seqScans } = await searchCountingScans("needle", 20);
