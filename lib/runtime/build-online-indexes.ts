@@ -21,6 +21,7 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
   for (const index of indexes) {
     const existing = await indexState(sql, index.name);
     if (existing?.valid) {
+      await keepWithoutStatistics(sql, index);
       await dropReplaced(sql, index);
       continue;
     }
@@ -36,7 +37,23 @@ export async function buildOnlineIndexes(sql: postgres.Sql, indexes: readonly On
       note(`building index ${index.name} concurrently`);
       await sql.unsafe(`create index concurrently ${quoted(index.name)} on ${index.on}`);
     }
+    await keepWithoutStatistics(sql, index);
     await dropReplaced(sql, index);
+  }
+}
+
+/**
+ * `withoutStatistics`: each column's target 0, on the index and (ALTER INDEX recurses) every partition's copy;
+ * a catalog update each, no wait on writers. Statistics gathered before stay (still about right); a partition
+ * analysed only since has none, and the planner takes its defaults for the index's expressions.
+ */
+async function keepWithoutStatistics(sql: postgres.Sql, index: OnlineIndex): Promise<void> {
+  if (!index.withoutStatistics) return;
+  const columns = await sql<{ attnum: number }[]>`
+    select a.attnum from pg_attribute a join pg_class c on c.oid = a.attrelid
+    where c.relname = ${index.name} and c.relnamespace = current_schema()::regnamespace and a.attnum > 0 order by a.attnum`;
+  for (const { attnum } of columns) {
+    await withShortLockWaits(sql, `alter index ${quoted(index.name)} alter column ${attnum} set statistics 0`);
   }
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getDb, getSql } from "@/db";
 import { createCtx } from "@/lib/context";
 import { deleteDeliveriesBatch } from "@/lib/delivery/delete-deliveries-batch";
+import { defaultDestinationId } from "@/lib/destinations/destination-ids";
 import { newId, timeOrderedIdFloor } from "@/lib/ids";
 import { deleteExpiredDeliveries } from "@/lib/retention/delete-expired-deliveries";
 import { createEndpointFixture } from "@/test/delivery-fixtures";
@@ -55,6 +56,36 @@ describe("delivery partitions", () => {
         for (const copy of copies) expect(copy.name, partition).toBe(partition + copy.parent.slice(table.length));
       }
     }
+  });
+
+  it("keep the word index's columns without statistics, in every partition and a week made later: ANALYZE never computes a body's words", async () => {
+    const targets = async () => getSql()<{ index: string; column: number; target: number }[]>`
+      select c.relname as index, a.attnum as column, a.attstattarget as target
+      from pg_class c join pg_attribute a on a.attrelid = c.oid
+      where c.relname like 'delivery_payloads%body_by_bucket_words_idx' and a.attnum > 0 order by 1, 2`;
+    await makeDeliveryPartitions(getSql(), 8);
+    const all = await targets();
+    // The parent's, the default's, the legacy's and one per week made (the first two by the migrate, the rest just now).
+    expect(new Set(all.map((row) => row.index)).size).toBe(1 + (await partitions("delivery_payloads")).length);
+    expect(all.filter((row) => row.target !== 0)).toEqual([]);
+
+    // Bodies in a week made just now, then ANALYZE: the table's columns get statistics, the index's expressions none.
+    const { organizationId, ctx } = await createOrganizationFixture();
+    const endpoint = await createEndpointFixture(ctx, "http://127.0.0.1:9/hook");
+    const week = `delivery_payloads_w${monday(5)}`;
+    await getSql()`
+      with d as (
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes)
+        select ${idInWeek(5)} || n, ${organizationId}, ${endpoint.id}, ${defaultDestinationId(endpoint.id)}, 'evt_' || n, 'delivered', 40
+        from generate_series(1, 200) n returning id, organization_id)
+      insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable)
+      select id, organization_id, '{"content-type":"application/json"}', convert_to('{"customer":"cus_' || md5(id) || '"}', 'UTF8'), true from d`;
+    expect((await getSql()`select count(*)::int as n from ${getSql()(week)}`)[0]!.n).toBe(200);
+    await getSql()`analyze ${getSql()(week)}`;
+    const statistics = await getSql()<{ relation: string }[]>`
+      select c.relname as relation from pg_statistic s join pg_class c on c.oid = s.starelid
+      where c.relname in (${week}, ${`${week}_body_by_bucket_words_idx`}) group by 1 order by 1`;
+    expect(statistics.map((row) => row.relation)).toEqual([week]);
   });
 
   it("hold each delivery in its week's partition, its payload and attempts beside it; any other id in the default one", async () => {
