@@ -2,7 +2,7 @@
 // PostgreSQL), the solo files alone, then Playwright, then one line of totals:
 // `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { onTerminationSignal } from "@/lib/runtime/child-processes";
@@ -16,7 +16,10 @@ interface Totals {
 }
 
 const vitestArgs = process.argv.slice(2);
-const tmp = mkdtempSync(path.join(os.tmpdir(), "inbox-test-run-"));
+// TEST_REPORTS_DIR keeps every suite's JSON report and log there (per-file and per-test durations).
+const keptReports = process.env.TEST_REPORTS_DIR;
+const tmp = keptReports ? path.resolve(keptReports) : mkdtempSync(path.join(os.tmpdir(), "inbox-test-run-"));
+if (keptReports) mkdirSync(tmp, { recursive: true });
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
 /** Each failure in one line, printed again just above the totals so the tail of a CI log names them. */
 const failures: string[] = [];
@@ -101,7 +104,17 @@ async function runVitest(env: NodeJS.ProcessEnv, args: string[], name: string, {
     if (file.status === "failed" && failedTests === 0) suiteCrashed(name, `${file.name}: ${file.message ?? "failed"}`);
   }
   if (code !== 0 && totals.failed === failedBefore) suiteCrashed(name, `exit code ${code}`);
-  console.log(`[test] ${name}: ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(`[test] ${name}: ${Math.round((Date.now() - started) / 1000)} s; slowest files: ${slowestFiles(json.testResults ?? [])}`);
+}
+
+/** The five files that took longest, for whoever next keeps CI within its minutes. */
+function slowestFiles(files: { name: string; startTime?: number; endTime?: number }[]): string {
+  return files
+    .map((file) => ({ file: path.relative(process.cwd(), file.name), seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5)
+    .map(({ file, seconds }) => `${file} ${seconds.toFixed(0)} s`)
+    .join(", ");
 }
 
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
@@ -138,7 +151,7 @@ function collectPlaywrightFailures(suites: any[], titles: string[]) {
 
 async function cleanUp() {
   await embedded?.stop().catch(() => {});
-  rmSync(tmp, { recursive: true, force: true });
+  if (!keptReports) rmSync(tmp, { recursive: true, force: true });
 }
 
 async function main(): Promise<number> {
