@@ -99,7 +99,8 @@ describe("stats per destination", () => {
     const endpoint = (await statsOf(acme.apiKey)).body;
     const perDestination = await Promise.all(lanes.map(async (id) => (await statsOf(acme.apiKey, id)).body));
     expect(endpoint.pending).toBe(perDestination.reduce((sum, s) => sum + s.pending, 0));
-    expect(endpoint.oldestPendingAgeSeconds).toBe(Math.max(...perDestination.map((s) => s.oldestPendingAgeSeconds)));
+    // Ages in whole seconds, read a moment apart: a busy machine crosses a second between the reads.
+    expect(Math.abs(endpoint.oldestPendingAgeSeconds - Math.max(...perDestination.map((s) => s.oldestPendingAgeSeconds)))).toBeLessThanOrEqual(2);
     expect(perDestination.map((s) => s.pending)).toEqual([3, 8, 0]);
   });
 
