@@ -105,6 +105,8 @@ function queries(tenants: BenchTenant[], extras: { externalId: string; orderId: 
     list("filter: range + dead + endpoint", { since, until, status: "dead", endpointId: endpoint("billing") }),
     list(`search: very common word "${wordNear(3)}"`, { q: wordNear(3) }),
     list(`search: common word "${wordNear(60)}"`, { q: wordNear(60) }),
+    // A body holds rank k with odds ~9.9 / (k + 1) (seed.ts: two paragraphs of ~55 words, P(k) ∝ 1/(k+1)): ~1 % at 990.
+    list(`search: ~1% word "${wordNear(990)}"`, { q: wordNear(990) }),
     list(`search: ~0.5% word "${wordNear(1500)}"`, { q: wordNear(1500) }),
     list(`search: ~0.2% word "${wordNear(5000)}"`, { q: wordNear(5000) }),
     list(`search: rare word "${extras.rareWord}" (rank ${RANKS.get(extras.rareWord)})`, { q: extras.rareWord }),
