@@ -1,8 +1,8 @@
-// `npm test`: vitest (unit + integration) with the fault suites beside it (test/faults, each on its own
-// PostgreSQL), the solo files alone, then Playwright, then one line of totals:
-// `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
+// `npm test`: the vitest files that need no built app while `next build` runs; then, beside them, those that
+// do, the fault suites (test/faults, each on its own PostgreSQL) and Playwright; the solo files alone; then one
+// line of totals: `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { onTerminationSignal } from "@/lib/runtime/child-processes";
@@ -117,6 +117,29 @@ function slowestFiles(files: { name: string; startTime?: number; endTime?: numbe
     .join(", ");
 }
 
+/**
+ * The vitest files that need the built app: they start the Next.js server (test/next-server.ts, or through
+ * test/api-fetch.ts), build, or run `npm start`. A file missed here still works, only later: ensureNextBuild
+ * waits for the build under its lock.
+ */
+function filesNeedingTheBuild(): string[] {
+  const markers = ["@/test/next-server", "@/test/api-fetch", "ensureNextBuild", "lib/runtime/start"];
+  const files: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) visit(file);
+      } else if (/\.test\.ts$/.test(entry.name) && !entry.name.endsWith(".fault.test.ts") && !entry.name.endsWith(SOLO)) {
+        const source = readFileSync(file, "utf8");
+        if (markers.some((marker) => source.includes(marker))) files.push(file);
+      }
+    }
+  };
+  for (const dir of ["lib", "jobs", "db", "test", "app", "components"]) if (existsSync(dir)) visit(dir);
+  return files.sort();
+}
+
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
 async function runPlaywright(env: NodeJS.ProcessEnv) {
   const started = Date.now();
@@ -167,30 +190,33 @@ async function main(): Promise<number> {
     process.exit(130);
   });
 
-  // A filtered run skips the up-front build: lib/runtime/start.int.test.ts builds when it needs to.
-  let built = vitestArgs.length === 0;
-  if (built) {
+  if (vitestArgs.length > 0) {
+    // A filtered run skips the up-front build: lib/runtime/start.int.test.ts builds when it needs to.
+    await runVitest(env, vitestArgs, "vitest");
+  } else {
+    // `next build` keeps about one of the two cores busy (CI: 127 s, 75 s of CPU), so the test files that do not
+    // need the built app run meanwhile, their output kept apart. Then three suites at once, each mostly waiting:
+    // `*.fault.test.ts` (each file starts its own PostgreSQL and `npm start` and breaks something: kills,
+    // outages, ~3-5 min), Playwright (a browser and the product on a database of its own, ~5 min) and the
+    // vitest files that start the server. One after another they took 7 minutes of a 2-core machine's
+    // clean-clone CI run; at once the machine is busy instead of waiting.
+    const needingBuild = filesNeedingTheBuild();
+    const withoutBuild = runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild.map((file) => `--exclude=${file}`)], "vitest", { besideAnother: true });
+    let built = true;
     try {
       await ensureNextBuild("test", { env, onChild: (child) => running.add(child) });
     } catch (error) {
       built = false;
       suiteCrashed("next build", String(error));
     }
-  }
-  if (vitestArgs.length > 0) await runVitest(env, vitestArgs, "vitest");
-  else {
-    // Three suites at once, each mostly waiting, the output of the two beside vitest kept apart and printed
-    // when they end: `*.fault.test.ts` (each file starts its own PostgreSQL and `npm start` and breaks
-    // something: kills, outages, ~3 min), Playwright (a browser and the product on a database of its own,
-    // ~2 min), and vitest (~3-4 min). One after another they took 7 minutes of a 2-core machine's
-    // clean-clone CI run; at once the machine is busy instead of waiting.
     const playwright = existsSync("playwright.config.ts");
     if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
     const beside = [
+      withoutBuild,
       runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true }),
       playwright && built ? runPlaywright(env) : Promise.resolve(),
     ];
-    await runVitest(env, [`--exclude=**/*${SOLO}`], "vitest");
+    await runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild], "vitest-built");
     await Promise.all(beside);
     await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
   }
