@@ -197,9 +197,9 @@ async function main(): Promise<number> {
     // `next build` keeps about one of the two cores busy (CI: 127 s, 75 s of CPU), so the test files that do not
     // need the built app run meanwhile, their output kept apart. Then three suites at once, each mostly waiting:
     // `*.fault.test.ts` (each file starts its own PostgreSQL and `npm start` and breaks something: kills,
-    // outages, ~3-5 min), Playwright (a browser and the product on a database of its own, ~5 min) and the
-    // vitest files that start the server. One after another they took 7 minutes of a 2-core machine's
-    // clean-clone CI run; at once the machine is busy instead of waiting.
+    // outages, ~3-5 min), Playwright (a browser and the product on a database of its own, ~5 min) and vitest:
+    // the rest of the first files, then those that start the server. One after another they took 7 minutes of a
+    // 2-core machine's clean-clone CI run; at once the machine is busy instead of waiting.
     const needingBuild = filesNeedingTheBuild();
     const withoutBuild = runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild.map((file) => `--exclude=${file}`)], "vitest", { besideAnother: true });
     let built = true;
@@ -212,10 +212,11 @@ async function main(): Promise<number> {
     const playwright = existsSync("playwright.config.ts");
     if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
     const beside = [
-      withoutBuild,
       runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true }),
       playwright && built ? runPlaywright(env) : Promise.resolve(),
     ];
+    // One vitest at a time: two (six workers beside Playwright and the faults) slowed every suite past its timeouts.
+    await withoutBuild;
     await runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild], "vitest-built");
     await Promise.all(beside);
     await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
