@@ -95,11 +95,18 @@ describe("vacuum-own-tables", () => {
     const sql = getSql();
     // Enough dead tuples that the paced VACUUM runs long enough to be seen running (last_error pads each
     // row as a 300-byte body did before payloads left the row).
-    await sql`
-      insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, last_error)
-      select 'dlv_vacuum_cancel_' || n, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_cancel_' || n, 'delivered', 300, repeat('x', 300)
-      from generate_series(1, 150000) n`;
-    await sql`delete from deliveries where endpoint_id = ${endpoint.id}`;
+    // Seeding is no query of the product's: the app pool's statement timeout cut it off on a busy machine.
+    await sql.begin(async (tx) => {
+      await tx`set local statement_timeout = 0`;
+      await tx`
+        insert into deliveries (id, organization_id, endpoint_id, destination_id, external_id, status, size_bytes, last_error)
+        select 'dlv_vacuum_cancel_' || n, ${ctx.organizationId}, ${endpoint.id}, 'dst_' || substr(${endpoint.id}, 4), 'evt_cancel_' || n, 'delivered', 300, repeat('x', 300)
+        from generate_series(1, 150000) n`;
+    });
+    await sql.begin(async (tx) => {
+      await tx`set local statement_timeout = 0`;
+      await tx`delete from deliveries where endpoint_id = ${endpoint.id}`;
+    });
     await until("the dead tuples to be counted", async () => (await stats(DELIVERIES)).n_dead_tup >= 150_000);
 
     const shutdown = new AbortController();
