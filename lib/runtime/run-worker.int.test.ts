@@ -112,10 +112,11 @@ describe("the production worker entry point records a heartbeat and stops cleanl
 });
 
 describe("a worker that cannot record its heartbeat exits before others may count it dead", () => {
-  it("exits 1 at half the staleness threshold, and its job runs again on the next worker", { timeout: 60_000 }, async () => {
+  it("exits 1 at half the staleness threshold, and its job runs again on the next worker", { timeout: 100_000 }, async () => {
     const sql = getSql();
     const first = startWorker(withTestTasks);
-    const poolId = await until("the first worker's heartbeat", () => poolOf(first.pid!));
+    // A worker process's start (tsx compiling the tasks) passed 20 s beside a busy CI run.
+    const poolId = await until("the first worker's heartbeat", () => poolOf(first.pid!), 45_000);
     const jobId = await addSleepJob({ ms: 30_000, firstAttemptOnly: true });
     await until("the job locked by the first worker", async () => (await jobRow(jobId))?.locked_by === poolId);
 
