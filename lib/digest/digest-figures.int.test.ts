@@ -73,7 +73,8 @@ describe("the digest's figures", () => {
     expect(stats.status).toBe(200);
     // Everything in the window arrived within the hour; the stats' dead also holds the one from 30 hours ago.
     expect(stats.body).toMatchObject({ receivedLastHour: endpoint!.received, delivered: endpoint!.delivered, dead: endpoint!.dead + 1, pending: 2 });
-    expect(Math.abs(stats.body.oldestPendingAgeSeconds - endpoint!.oldestPendingAgeSeconds)).toBeLessThanOrEqual(1);
+    // Read a moment apart: 4 s apart beside a busy CI run.
+    expect(Math.abs(stats.body.oldestPendingAgeSeconds - endpoint!.oldestPendingAgeSeconds)).toBeLessThanOrEqual(10);
   });
 
   it("per destination: its own counts (as its stats count them), oldest pending age, and top errors (dead in the window or waiting, whitespace folded)", async () => {
