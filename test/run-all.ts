@@ -1,6 +1,7 @@
-// `npm test`: the vitest files that need no built app while `next build` runs; then, beside them, those that
-// do, the fault suites (test/faults, each on its own PostgreSQL) and Playwright; the solo files alone; then one
-// line of totals: `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
+// `npm test`: the vitest files that need no built app while `next build` runs; once built, the fault suites
+// (test/faults, each on its own PostgreSQL) and Playwright beside vitest, which goes on to the files that need the
+// build when the first ones end; the solo files alone; then one line of totals: `N passed, N failed[, N skipped]`.
+// Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
