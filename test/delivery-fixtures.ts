@@ -138,7 +138,8 @@ export async function startTestWorker(taskList: TaskList, options: { concurrency
 }
 
 /** Polls `probe` until it returns something truthy (or throws after `timeoutMs`). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+// 45 s by default: only a failing wait lasts that long, and in a loaded CI run 20 s was too short for a worker process's start.
+export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,7 +1,6 @@
-// `npm test`: the vitest files that need no built app while `next build` runs; once built, the fault suites
-// (test/faults, each on its own PostgreSQL) and Playwright beside vitest, which goes on to the files that need the
-// build when the first ones end; the solo files alone; then one line of totals: `N passed, N failed[, N skipped]`.
-// Arguments after `npm test --` go to vitest and skip Playwright.
+// `npm test`: the vitest files that need no built app while `next build` runs, then those that need it; then the
+// fault suites (test/faults, each on its own PostgreSQL) beside Playwright; the solo files alone; then one line of
+// totals: `N passed, N failed[, N skipped]`. Arguments after `npm test --` go to vitest and skip Playwright.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -196,11 +195,11 @@ async function main(): Promise<number> {
     await runVitest(env, vitestArgs, "vitest");
   } else {
     // `next build` keeps about one of the two cores busy (CI: 127 s, 75 s of CPU), so the test files that do not
-    // need the built app run meanwhile, their output kept apart. Then three suites at once, each mostly waiting:
-    // `*.fault.test.ts` (each file starts its own PostgreSQL and `npm start` and breaks something: kills,
-    // outages, ~3-5 min), Playwright (a browser and the product on a database of its own, ~5 min) and vitest:
-    // the rest of the first files, then those that start the server. One after another they took 7 minutes of a
-    // 2-core machine's clean-clone CI run; at once the machine is busy instead of waiting.
+    // need the built app run meanwhile, their output kept apart. Vitest (three workers) and Playwright (two browsers)
+    // each keep both cores busy: at once, beside the fault suites, the machine ran at load ~20 and tests whose work
+    // takes seconds passed their timeouts in every such run (2026-12-07: 1-4 failures a run, all of them load). So
+    // vitest runs alone, then Playwright beside the fault suites (`*.fault.test.ts`: each starts its own PostgreSQL
+    // and `npm start` and breaks something: kills, outages; they mostly wait).
     const needingBuild = filesNeedingTheBuild();
     const withoutBuild = runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild.map((file) => `--exclude=${file}`)], "vitest", { besideAnother: true });
     let built = true;
@@ -210,16 +209,14 @@ async function main(): Promise<number> {
       built = false;
       suiteCrashed("next build", String(error));
     }
-    const playwright = existsSync("playwright.config.ts");
-    if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
-    const beside = [
-      runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true }),
-      playwright && built ? runPlaywright(env) : Promise.resolve(),
-    ];
-    // One vitest at a time: two (six workers beside Playwright and the faults) slowed every suite past its timeouts.
     await withoutBuild;
     await runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild], "vitest-built");
-    await Promise.all(beside);
+    const playwright = existsSync("playwright.config.ts");
+    if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
+    await Promise.all([
+      runVitest(env, ["--config", "test/faults/vitest.config.ts"], "faults", { besideAnother: true }),
+      playwright && built ? runPlaywright(env) : Promise.resolve(),
+    ]);
     await runVitest(env, ["--no-file-parallelism", SOLO], "vitest-solo");
   }
   await cleanUp();

@@ -62,7 +62,9 @@ describe("npm start restarts a SIGKILLed worker while the web server keeps answe
     expect(missing).toEqual([]);
     // The dead worker's heartbeat did not keep health at "ok": stale right after the kill, then ok.
     expect(firstStale, JSON.stringify(healthSeen.slice(0, 30))).toBeDefined();
-    expect(firstStale!.at).toBeLessThan(5_000);
+    // Well inside the 30 s a heartbeat takes to age (WORKER_STALE_AFTER_MS): stale because the worker died, not
+    // because its heartbeat aged. 5 s alone; 7.3 s in a loaded CI run.
+    expect(firstStale!.at).toBeLessThan(15_000);
     expect(okAgain).toBeDefined();
     expect(healthSeen.every((h) => h.status === 200)).toBe(true);
     expect(app.output()).toContain("the worker");
