@@ -3,9 +3,8 @@
 // operation, or a body its schema refuses, fails the test that received it.
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { buildOpenApiDocument } from "@/lib/openapi/openapi-document";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import type { buildOpenApiDocument } from "@/lib/openapi/openapi-document";
 
 const ROOT = join(import.meta.dirname, "..");
 const API_DIR = join(ROOT, "app", "api", "v1");
@@ -35,8 +34,15 @@ type ResponseObject = { description: string; content?: { "application/json": { s
 let loaded: Promise<{ document: Document; ajv: Ajv2020; byHandler: Map<unknown, { method: string; path: string }> }> | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
+// Imported when first needed: every integration file imports test/fixtures.ts, most never call a REST handler,
+// and the document's module graph (every operation's schemas) and ajv are a large part of a file's import time.
 function load() {
   loaded ??= (async () => {
+    const [{ buildOpenApiDocument }, { Ajv2020 }, { default: addFormats }] = await Promise.all([
+      import("@/lib/openapi/openapi-document"),
+      import("ajv/dist/2020.js"),
+      import("ajv-formats"),
+    ]);
     const document = buildOpenApiDocument();
     const ajv = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false });
     addFormats.default(ajv);
