@@ -10,19 +10,18 @@ import { processSingleton } from "@/lib/runtime/process-singleton";
 import { floorOfDestinations } from "@/lib/storage/delivery-id-floor";
 import { lockDestinationSlots, rawRunner, wakeParkedDeliveries } from "./destination-slots";
 import { deliverySettings } from "./settings";
+import { rateTokensNow } from "./sql/rate-tokens";
 
 /**
  * Seconds (database clock) until the bucket of `destinationId` holds `after + 1` whole tokens, when it is rate-limited,
  * active and has something parked; null otherwise (nothing to wake later).
  */
 async function secondsUntilToken(sql: postgres.Sql | postgres.TransactionSql, destinationId: string, after: number): Promise<number | null> {
-  const [row] = await sql<{ wait: number | null }[]>`
-    select greatest(0, (${after}::int + 1 - least(coalesce(e.rate_burst, 1),
-        coalesce(e.rate_tokens, e.rate_burst, 1) + extract(epoch from clock_timestamp() - coalesce(e.rate_refilled_at, clock_timestamp())) * e.rate_per_second))
-      / e.rate_per_second)::float8 as wait
+  const [row] = await sql.unsafe<{ wait: number | null }[]>(`
+    select greatest(0, ($1::int + 1 - ${rateTokensNow("e")}) / e.rate_per_second)::float8 as wait
     from destinations e
-    where e.id = ${destinationId} and e.rate_per_second is not null and not e.paused and e.deleted_at is null
-      and exists (select 1 from parked_deliveries pk where pk.destination_id = e.id)`;
+    where e.id = $2 and e.rate_per_second is not null and not e.paused and e.deleted_at is null
+      and exists (select 1 from parked_deliveries pk where pk.destination_id = e.id)`, [after, destinationId]);
   return row?.wait ?? null;
 }
 

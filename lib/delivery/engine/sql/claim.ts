@@ -10,6 +10,7 @@
 // $5: the error recorded for an attempt taken over; $6 (and $7): the batch's bounds (lib/storage/batch-id-range.ts:
 // the least and greatest of its ids, or, when a claim names no delivery, its organizations' floor).
 import { statementPerWeek, withinIdBounds, type BoundsShape } from "@/lib/storage/batch-id-range";
+import { rateTokensNow } from "./rate-tokens";
 import { SHARD_MASK } from "../destination-slots";
 
 export const CLAIM = statementPerWeek((own: BoundsShape) => `
@@ -44,9 +45,7 @@ export const CLAIM = statementPerWeek((own: BoundsShape) => `
       -- A rate-limited destination's bucket now: what it held, refilled at its rate since, up to its burst. On
       -- clock_timestamp(), read here with the destination's slot lock held: a claim that waited for the lock must
       -- not spend a token as of when its transaction began (the attempts' starts, stamped so too, keep the pace).
-      case when e.rate_per_second is not null then least(coalesce(e.rate_burst, 1),
-        coalesce(e.rate_tokens, e.rate_burst, 1)
-          + extract(epoch from clock_timestamp() - coalesce(e.rate_refilled_at, clock_timestamp())) * e.rate_per_second) end as tokens,
+      case when e.rate_per_second is not null then ${rateTokensNow("e")} end as tokens,
       clock_timestamp() as looked_at
     from destinations e where e.id in (select destination_id from i)
   ),

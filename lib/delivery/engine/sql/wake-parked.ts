@@ -7,6 +7,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { addJobsSql, deliverJobSpecSql } from "@/lib/queue/enqueue";
 import { fromWeek, weekStartOf } from "@/lib/storage/batch-id-range";
 import type { SlotCaps } from "../settings";
+import { rateTokensNow } from "./rate-tokens";
 
 /**
  * `floor`: the destination's organization's delivery id floor, or one below (lib/storage/delivery-id-floor.ts), so
@@ -50,9 +51,7 @@ export const WAKE_PARKED = (input: { destinationId: string; caps: SlotCaps; floo
             ${input.caps.orgConcurrency}::int
               - (select coalesce(sum(s.in_flight), 0) from destinations oe join destination_slots s on s.destination_id = oe.id
                   where oe.organization_id = e0.organization_id and oe.type <> 'pull')::int,
-            case when e0.rate_per_second is null then 2147483647 else floor(least(coalesce(e0.rate_burst, 1),
-              coalesce(e0.rate_tokens, e0.rate_burst, 1)
-                + extract(epoch from clock_timestamp() - coalesce(e0.rate_refilled_at, clock_timestamp())) * e0.rate_per_second))::int end))
+            case when e0.rate_per_second is null then 2147483647 else floor(${sql.raw(rateTokensNow("e0"))})::int end))
           else 0 end
         from destinations e0 where e0.id = ${input.destinationId}
       ), 0)
