@@ -115,7 +115,8 @@ describe("buries a 4xx at once, and a replay after the fix delivers it", () => {
     expect(dead.deadReason).toBe("rejected");
     expect(await storedDeadReason(id)).toBe("rejected");
     expect(dead.attempts[0]!.responseBody).toBe('{"error":"unknown field"}');
-    expect(await jobsFor(id)).toBe(0);
+    // The job ends when its task returns, just after the task's statement made the delivery dead.
+    await until("its job to end", async () => (await jobsFor(id)) === 0 || null);
 
     fixed = true;
     expect(await replayDelivery({ ctx: suite.org.ctx, input: { id } })).toEqual({ id, status: "pending" });
