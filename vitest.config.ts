@@ -1,12 +1,34 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
-const include = ["{lib,jobs,db,test,app,components}/**/*.test.ts"];
+const DIRS = ["lib", "jobs", "db", "test", "app", "components"];
+const include = [`{${DIRS.join(",")}}/**/*.test.ts`];
 // The fault suites start their own PostgreSQL and `npm start`s: test/faults/vitest.config.ts runs them.
 const exclude = [...configDefaults.exclude, "**/*.fault.test.ts"];
-const integration = "**/*.int.test.ts";
-// Unit files that need a process of their own: the password hasher's threads take their nice value when first made.
-const ownProcess = ["lib/crypto/password-hasher.test.ts"];
+
+/**
+ * Variables the code reads through config() at each use, never into an object kept for the process: a file that
+ * sets only these can share a process with other files (test/restore-env.ts gives each file its starting
+ * environment back).
+ */
+const READ_AT_USE = new Set(["INBOX_ALLOW_PRIVATE_DESTINATIONS", "DELIVERY_LOG", "INBOX_SEARCH_WINDOW", "METRICS_TOKEN", "SMTP_URL", "MAIL_FROM", "APP_URL", "DATABASE_URL"]);
+
+/**
+ * Test files that need a process of their own: those that replace a module (vi.mock needs the file's own module
+ * registry); those that set a variable some module reads once into what it keeps for the process (ORG_INGEST_RATE
+ * into the ingest limiter, QUARANTINE_* into the quarantine gate, …); the password hasher's, whose threads take
+ * their nice value when first made; the solo files, which time a load they make (test/run-all.ts runs them alone).
+ */
+function needsOwnProcess(file: string): boolean {
+  const source = readFileSync(file, "utf8");
+  if (/\bvi\.(do)?mock\(|\bvi\.stubEnv\(|Object\.assign\(process\.env|process\.env\[/.test(source)) return true;
+  const written = [...source.matchAll(/(?:delete\s+process\.env\.([A-Z_0-9]+))|(?:process\.env\.([A-Z_0-9]+)\s*(?:\?\?)?=(?!=))/g)];
+  return written.some((m) => !READ_AT_USE.has(m[1] ?? m[2]!)) || file === "lib/crypto/password-hasher.test.ts" || file.endsWith(".solo.int.test.ts");
+}
+
+const ownProcess = DIRS.flatMap((dir) => (readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[]).map((file) => `${dir}/${file}`))
+  .filter((file) => file.endsWith(".test.ts") && !file.endsWith(".fault.test.ts") && needsOwnProcess(file));
 
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
@@ -27,16 +49,21 @@ export default defineConfig({
     // PASSWORD_HASH_COST 12: scrypt at 2^12 is 8× cheaper than the product's 2^15; at 2^15 the fixtures' ~370
     // hashes were 41 s of the vitest workers' 192 s of CPU. Hashing itself is tested at the default cost
     // (lib/crypto/password.test.ts), the sign-in storm with its accounts at it (sign-in-storm.solo.int.test.ts).
-    env: { INBOX_PEER_ADDRESS_APPENDED: "1", PASSWORD_HASH_NICE: "0", PASSWORD_HASH_COST: "12" },
+    // AUTH_SECRET and APP_URL as test/fixtures.ts sets them for the benches, here before any file: a module is
+    // imported once in a shared process, so it cannot set them for each file.
+    env: {
+      INBOX_PEER_ADDRESS_APPENDED: "1", PASSWORD_HASH_NICE: "0", PASSWORD_HASH_COST: "12",
+      AUTH_SECRET: "test-auth-secret-not-for-production", APP_URL: "http://inbox.test",
+    },
+    // Each project that has database tests makes its template database (test/db.ts clones it for each file).
+    globalSetup: ["test/global-setup.ts"],
     projects: [
-      // The unit files (no database) run one after another in worker processes that keep their imported modules
-      // (isolate: false): a process and a fresh import of the modules for each file cost more than its tests.
-      // 86 files, measured beside a seed: 115 s wall and 90 s of CPU isolated, 32 s and 22 s shared.
-      { extends: true, test: { name: "shared", include, exclude: [...exclude, integration, ...ownProcess], isolate: false, setupFiles: ["test/restore-env.ts"] } },
-      // The integration files each in a process of their own: their modules keep per-process state (the ingest
-      // limiter, the gates, the pools) built from the environment the file sets. Each clones the run's template
-      // database (test/global-setup.ts).
-      { extends: true, test: { name: "isolated", include: [integration, ...ownProcess], exclude, globalSetup: ["test/global-setup.ts"] } },
+      // Files run one after another in worker processes that keep their imported modules (isolate: false): a
+      // process and a fresh import of the app's modules for each file cost more than most files' tests. Measured
+      // beside a seed, the same files each way: 85 unit files 115 s wall and 90 s of the workers' CPU isolated,
+      // 32 s and 22 s shared; 104 integration files 563 s and 283 s isolated, 429 s and 134 s shared.
+      { extends: true, test: { name: "shared", include, exclude: [...exclude, ...ownProcess], isolate: false, setupFiles: ["test/restore-env.ts"] } },
+      { extends: true, test: { name: "own-process", include: ownProcess, exclude } },
     ],
   },
 });

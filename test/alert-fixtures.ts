@@ -17,11 +17,10 @@ import { startTestSmtpServer, type TestSmtpServer } from "@/test/smtp-server";
 import { quietGraphileLogger } from "@/lib/runtime/migrate";
 import { createOrganizationFixture } from "@/test/fixtures";
 
-process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-
 export async function alertingEndpointFixture(
   options: { thresholdSeconds?: number | null; alertEmail?: string | null; name?: string; settings?: Record<string, unknown> } = {},
 ) {
+  process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true"; // its destination is a loopback url
   const organization = await createOrganizationFixture();
   const alertEmail = options.alertEmail === undefined ? await addMember(organization.organizationId) : options.alertEmail;
   const endpoint = await createEndpoint({

@@ -95,7 +95,8 @@ describe("the inbox CLI without DATABASE_URL", () => {
   it("uses the embedded PostgreSQL that npm start uses, and leaves it stopped", { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "inbox-cli-"));
     chmodSync(dataDir, 0o755); // PostgreSQL runs as the postgres user when we are root
-    const env = { DATABASE_URL: "", INBOX_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+    // Neither DATABASE_URL nor AUTH_SECRET (vitest.config.ts sets one for the tests): `npm start`'s first run.
+    const env = { DATABASE_URL: "", AUTH_SECRET: "", INBOX_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
     try {
       const created = inboxWith(env, "org:create", "--name", "Embedded", "--email", "embedded@example.test", "--password", "a-long-cli-password");
       expect(created.code, created.stderr).toBe(0);
