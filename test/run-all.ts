@@ -118,13 +118,15 @@ function slowestFiles(files: { name: string; startTime?: number; endTime?: numbe
 }
 
 /**
- * The vitest files that need the built app: they start the Next.js server (test/next-server.ts, or through
- * test/api-fetch.ts), build, or run `npm start`. A file missed here still works, only later: ensureNextBuild
- * waits for the build under its lock.
+ * The vitest files of the default suite but the solo ones, split by whether they need the built app: they start
+ * the Next.js server (test/next-server.ts, or through test/api-fetch.ts), build, or run `npm start`. A file missed
+ * there still works, only later: ensureNextBuild waits for the build under its lock. Named one by one on vitest's
+ * command line: its `--exclude` does not reach the projects of vitest.config.ts.
  */
-function filesNeedingTheBuild(): string[] {
+function defaultSuiteFiles(): { needingBuild: string[]; withoutBuild: string[] } {
   const markers = ["@/test/next-server", "@/test/api-fetch", "ensureNextBuild", "lib/runtime/start"];
-  const files: string[] = [];
+  const needingBuild: string[] = [];
+  const withoutBuild: string[] = [];
   const visit = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
@@ -132,12 +134,12 @@ function filesNeedingTheBuild(): string[] {
         if (entry.name !== "node_modules" && !entry.name.startsWith(".")) visit(file);
       } else if (/\.test\.ts$/.test(entry.name) && !entry.name.endsWith(".fault.test.ts") && !entry.name.endsWith(SOLO)) {
         const source = readFileSync(file, "utf8");
-        if (markers.some((marker) => source.includes(marker))) files.push(file);
+        (markers.some((marker) => source.includes(marker)) ? needingBuild : withoutBuild).push(file);
       }
     }
   };
   for (const dir of ["lib", "jobs", "db", "test", "app", "components"]) if (existsSync(dir)) visit(dir);
-  return files.sort();
+  return { needingBuild: needingBuild.sort(), withoutBuild: withoutBuild.sort() };
 }
 
 /** Like vitest, Playwright gets the server's admin URL as DATABASE_URL and makes its own database (e2e/serve.ts). */
@@ -200,8 +202,8 @@ async function main(): Promise<number> {
     // takes seconds passed their timeouts in every such run (2026-12-07: 1-4 failures a run, all of them load). So
     // vitest runs alone, then Playwright beside the fault suites (`*.fault.test.ts`: each starts its own PostgreSQL
     // and `npm start` and breaks something: kills, outages; they mostly wait).
-    const needingBuild = filesNeedingTheBuild();
-    const withoutBuild = runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild.map((file) => `--exclude=${file}`)], "vitest", { besideAnother: true });
+    const files = defaultSuiteFiles();
+    const withoutBuild = runVitest(env, files.withoutBuild, "vitest", { besideAnother: true });
     let built = true;
     try {
       await ensureNextBuild("test", { env, onChild: (child) => running.add(child) });
@@ -210,7 +212,7 @@ async function main(): Promise<number> {
       suiteCrashed("next build", String(error));
     }
     await withoutBuild;
-    await runVitest(env, [`--exclude=**/*${SOLO}`, ...needingBuild], "vitest-built");
+    await runVitest(env, files.needingBuild, "vitest-built");
     const playwright = existsSync("playwright.config.ts");
     if (playwright && !built) console.error("[test] Playwright skipped: the Next.js build failed");
     await Promise.all([
