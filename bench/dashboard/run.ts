@@ -190,7 +190,7 @@ async function main() {
       } finally {
         await Promise.all(loaders.map((loader) => loader.end()));
       }
-      // A rebuilt index loses its statistics targets (the word index keeps 0 through the load): a migrate sets them again.
+      // The rebuilt indexes lost their statistics targets (the word index's are 0): a migrate sets them again.
       await migrateDatabase(databaseUrl);
       // A table in service has been vacuumed and analyzed by autovacuum; a freshly loaded one has not.
       await raw.unsafe("vacuum (analyze)");
