@@ -9,9 +9,12 @@
 //     Zipf-like law (a few words in most bodies, most words rare), a customer e-mail shared by ~5
 //     bodies, a unique order id, a little non-ASCII text, capitalised names (Müller in 2 % of the
 //     bodies, Zanzibar in 0.004 %, never in lower case); 0.1 % binary (not UTF-8) bodies.
-// The secondary indexes are dropped for the load and rebuilt from their own definitions afterwards (faster
-// than maintaining them row by row: keeping the body's trigram index through the load cost ~880 µs a row
-// against ~315 to build it after); the end state is the migrated one.
+// The rows spread over weekly partitions as ingest's would (a fresh database's legacy partitions hold every id made
+// before its migration: they are moved back to the seed's first week, empty). The secondary indexes are dropped
+// for the load and rebuilt from their own definitions afterwards, one partition's at a time on each loader
+// (faster than maintaining them row by row: keeping the body's trigram index through the load cost ~880 µs a row
+// against ~315 to build it after; and PostgreSQL 15 builds a partitioned index one partition after another in
+// one backend); the end state is the migrated one.
 import { createHash } from "node:crypto";
 import type postgres from "postgres";
 
@@ -163,17 +166,58 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
     insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`);
 }
 
-/** Secondary indexes of deliveries and delivery_payloads (not the primary keys, not the unique (endpoint, external id)), as SQL. */
-async function secondaryIndexDefinitions(sql: postgres.Sql): Promise<{ name: string; definition: string }[]> {
-  return (await sql.unsafe(`
-    -- A partitioned table's index reads ON ONLY: rebuilt without it, so that every partition gets its copy.
-    select i.relname as name, replace(pg_get_indexdef(i.oid), ' ON ONLY ', ' ON ') as definition
-    from pg_index x join pg_class i on i.oid = x.indexrelid
-    where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass) and not x.indisprimary and not x.indisunique
-    order by i.relname`)) as unknown as { name: string; definition: string }[];
+const PARTITIONED = ["deliveries", "delivery_payloads", "attempts"];
+
+/**
+ * Ends the (empty) legacy partitions where the seed's first week begins, and makes every week from then on, as
+ * the worker's cron would have made them (inbox_make_delivery_week, migration 0027).
+ */
+async function makeSeedWeeks(sql: postgres.Sql, days: number): Promise<void> {
+  const start = `date_trunc('week', now() at time zone 'UTC' - interval '${days} days')::date`;
+  for (const table of PARTITIONED) {
+    const weeks = await sql.unsafe<{ name: string }[]>(`
+      select c.relname as name from pg_inherits h join pg_class c on c.oid = h.inhrelid
+      where h.inhparent = '${table}'::regclass and c.relname ~ '_w[0-9]{8}$'`);
+    for (const { name } of weeks) await sql.unsafe(`drop table "${name}"`);
+    await sql.unsafe(`alter table ${table} detach partition ${table}_legacy`);
+    await sql.unsafe(`alter table ${table} attach partition ${table}_legacy
+      for values from (minvalue) to (inbox_time_ordered_id_floor('dlv', ${start}::timestamp at time zone 'UTC'))`);
+  }
+  await sql.unsafe(`select inbox_make_delivery_week(${start} + 7 * w)
+    from generate_series(0, (current_date - ${start}) / 7 + 1) w`);
 }
 
-const LONGEST_BUILD = "delivery_payloads_body_by_bucket_words_idx";
+interface IndexBuild { name: string; table: string; definition: string }
+
+/** Secondary indexes of deliveries and delivery_payloads (not the primary keys, not the unique (endpoint, external id)), as SQL. */
+async function secondaryIndexDefinitions(sql: postgres.Sql): Promise<IndexBuild[]> {
+  return (await sql.unsafe(`
+    -- A partitioned table's index reads ON ONLY: made so, invalid until each partition's is attached to it.
+    select i.relname as name, t.relname as table, pg_get_indexdef(i.oid) as definition
+    from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+    where x.indrelid in ('deliveries'::regclass, 'delivery_payloads'::regclass) and not x.indisprimary and not x.indisunique
+    order by i.relname`)) as unknown as IndexBuild[];
+}
+
+interface PartitionBuild { index: IndexBuild; partition: string; rows: number; child: string; definition: string }
+
+/** Each index's build on each partition, named as inbox_make_delivery_partition names them; the longest first. */
+async function partitionBuilds(sql: postgres.Sql, indexes: IndexBuild[]): Promise<PartitionBuild[]> {
+  const builds: PartitionBuild[] = [];
+  for (const index of indexes) {
+    const partitions = await sql.unsafe<{ name: string; rows: number }[]>(`
+      select c.relname as name, c.reltuples::float8 as rows from pg_inherits h join pg_class c on c.oid = h.inhrelid
+      where h.inhparent = '${index.table}'::regclass`);
+    for (const { name, rows } of partitions) {
+      const child = name + index.name.slice(index.table.length);
+      const definition = index.definition.replace(/^CREATE INDEX \S+ ON ONLY \S+ /, `CREATE INDEX ${child} ON public.${name} `);
+      builds.push({ index, partition: name, rows: Number(rows), child, definition });
+    }
+  }
+  // The word index's builds cost ~10× any other's a row (PostgreSQL 15 builds a GIN index in one backend).
+  const cost = (build: PartitionBuild) => Math.max(0, build.rows) * (build.definition.includes(" gin ") ? 10 : 1);
+  return builds.sort((a, b) => cost(b) - cost(a));
+}
 
 /** The same rows whichever loader takes a chunk: each chunk seeds random() from its own number. */
 const chunkSeed = (chunk: number) => (((chunk + 1) * 0.6180339887) % 1) * 1.8 - 0.9;
@@ -200,9 +244,8 @@ export async function seedDeliveries(loaders: postgres.Sql[], endpoints: SeedEnd
     select string_agg(substr('0123456789abcdefghijklmnopqrstuvwxyz', ((ms / power(36, k)::bigint) % 36)::int + 1, 1), '' order by k desc)
     from generate_series(0, 8) k $$`);
   await seedEndpoints(first, endpoints);
-  // The longest build first (the body's trigram index: PostgreSQL 15 builds a GIN index in one backend),
-  // so that the other loaders build the rest beside it.
-  const indexes = (await secondaryIndexDefinitions(first)).sort((a, b) => Number(b.name === LONGEST_BUILD) - Number(a.name === LONGEST_BUILD));
+  await makeSeedWeeks(first, 31);
+  const indexes = await secondaryIndexDefinitions(first);
   for (const { name } of indexes) await first.unsafe(`drop index "${name}"`);
   const chunk = 250_000;
   const chunks = Array.from({ length: Math.ceil(count / chunk) }, (_, i) => i);
@@ -213,12 +256,16 @@ export async function seedDeliveries(loaders: postgres.Sql[], endpoints: SeedEnd
     done += Math.min(chunk, count - i * chunk);
     log(`  seeded ${done.toLocaleString("en")} deliveries (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   });
-  await shareOut(loaders, indexes, async (sql, { name, definition }) => {
+  for (const table of ["deliveries", "delivery_payloads"]) await first.unsafe(`analyze ${table}`); // each partition's rows, to order the builds
+  for (const { definition } of indexes) await first.unsafe(definition);
+  await shareOut(loaders, await partitionBuilds(first, indexes), async (sql, { index, child, definition }) => {
     const t = Date.now();
     // Bigger than the 1M seed needed: a GIN build spills to the index each time this fills.
     await sql.unsafe(`set maintenance_work_mem = '${definition.includes(" gin ") ? "4GB" : "1GB"}'`);
     await sql.unsafe(definition);
-    log(`  rebuilt ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    await sql.unsafe(`alter index "${index.name}" attach partition "${child}"`);
+    if (Date.now() - t >= 1000) log(`  rebuilt ${child} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
   });
+  log(`  rebuilt ${indexes.length} indexes (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   await first.unsafe(`drop table bench_words, bench_paragraphs, bench_endpoints; drop function bench_base36_ms`);
 }
