@@ -30,7 +30,11 @@ test("after an error the form keeps every field, and the endpoint is created wit
     await page.getByLabel("Encoding").selectOption("base64");
     await page.getByLabel("Signature prefix").fill("sha1=");
     await page.getByLabel("Event id header").fill("x-event-id");
+    // The first answer's alert reads as this one will: wait for this answer to remount the form (its key is what
+    // was sent), or the next step's typing lands in the old form and is replaced by what this one sent.
+    const firstAlert = await page.locator("form [role=alert]").elementHandle();
     await page.getByRole("button", { name: "Create endpoint" }).click();
+    await expect.poll(() => firstAlert!.evaluate((alert) => alert.isConnected)).toBe(false);
     await expect(page.locator("form [role=alert]")).toHaveText("Destination URL must use http or https.");
     await expect(provider).toHaveValue("generic-hmac");
     await expect(page.getByLabel("Name")).toHaveValue("GitHub pushes");
