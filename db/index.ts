@@ -28,7 +28,7 @@ interface Clients {
  * on every run: measured 60–100 ms of CPU per call of the worker's after-commit look, ~7× the
  * database's whole cost per delivery.
  */
-const NO_JIT = { jit: "off" } as const;
+export const NO_JIT = { jit: "off" } as const;
 
 export type PlanCacheMode = ReturnType<typeof hotPathPlanCacheMode>;
 

@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { closeDb, schema, type Db } from "@/db";
+import { closeDb, NO_JIT, schema, type Db } from "@/db";
 import { createCtx, type Ctx } from "@/lib/context";
 import { listDeliveries } from "@/lib/delivery/list-deliveries";
 import { getEndpointStats } from "@/lib/endpoints/get-endpoint-stats";
@@ -152,10 +152,12 @@ async function main() {
   const databaseUrl = withDatabase(adminUrl, databaseName);
   process.env.DATABASE_URL = databaseUrl;
   process.env.INBOX_ALLOW_PRIVATE_DESTINATIONS = "true";
-  const raw = postgres(databaseUrl, { max: 2, onnotice: () => {} });
-  const client = postgres(databaseUrl, { max: 4, onnotice: () => {} });
+  // Sessions as the product's pools open them (db/index.ts): without JIT, which compiled a search's one
+  // statement estimated past jit_above_cost for ~90 ms on every run.
+  const raw = postgres(databaseUrl, { max: 2, onnotice: () => {}, connection: NO_JIT });
+  const client = postgres(databaseUrl, { max: 4, onnotice: () => {}, connection: NO_JIT });
   metricsSql = postgres(databaseUrl, {
-    max: 2, onnotice: () => {},
+    max: 2, onnotice: () => {}, connection: NO_JIT,
     debug: (_connection, query, params) => {
       if (capturing && !/^\s*(begin|commit|rollback)/i.test(query)) captured.push({ query, params });
     },
