@@ -17,7 +17,7 @@ export interface Arrival {
 export interface BenchDestination {
   url: string;
   arrivals: Map<string, Arrival>;
-  /** Deliveries that arrived more than once (at-least-once: a retry after a lost answer, a re-run job). */
+  /** Deliveries that arrived at one destination more than once (at-least-once: a retry after a lost answer, a re-run job). */
   repeats(): number;
   /** Resolves with the arrival of `id` (one waiter at a time). */
   arrivalOf(id: string): Promise<Arrival>;
@@ -26,14 +26,18 @@ export interface BenchDestination {
 
 export async function startDestination(port = 0): Promise<BenchDestination> {
   const arrivals = new Map<string, Arrival>();
+  const rows = new Set<string>();
   let repeats = 0;
   let waiter: { id: string; resolve: (arrival: Arrival) => void } | undefined;
   const server = http.createServer((req, res) => {
     const id = String(req.headers["x-inbox-delivery-id"]);
     const sentAt = Number(req.headers[SENT_AT_HEADER]);
     const arrival = { at: epochNow(), sentAt: Number.isFinite(sentAt) && sentAt > 0 ? sentAt : null };
-    if (arrivals.has(id)) repeats++;
-    else arrivals.set(id, arrival);
+    // A repeat is the same delivery to the same destination: a fan-out's destinations share the request's id.
+    const row = `${id} ${String(req.headers["x-inbox-destination-id"])}`;
+    if (rows.has(row)) repeats++;
+    else rows.add(row);
+    if (!arrivals.has(id)) arrivals.set(id, arrival);
     req.resume();
     req.on("end", () => res.end("ok"));
     if (waiter?.id === id) waiter.resolve(arrival);
