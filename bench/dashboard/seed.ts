@@ -17,6 +17,7 @@
 // one backend); the end state is the migrated one.
 import { createHash } from "node:crypto";
 import type postgres from "postgres";
+import { PARTITIONED_DELIVERY_TABLES } from "@/lib/storage/delivery-partitions";
 
 export interface SeedEndpoint {
   id: string;
@@ -166,15 +167,13 @@ async function insertDeliveries(sql: postgres.Sql, from: number, to: number, tot
     insert into delivery_payloads (delivery_id, organization_id, headers, body, searchable) select id, organization_id, headers, body, true from src`);
 }
 
-const PARTITIONED = ["deliveries", "delivery_payloads", "attempts"];
-
 /**
  * Ends the (empty) legacy partitions where the seed's first week begins, and makes every week from then on, as
  * the worker's cron would have made them (inbox_make_delivery_week, migration 0027).
  */
 async function makeSeedWeeks(sql: postgres.Sql, days: number): Promise<void> {
   const start = `date_trunc('week', now() at time zone 'UTC' - interval '${days} days')::date`;
-  for (const table of PARTITIONED) {
+  for (const table of PARTITIONED_DELIVERY_TABLES) {
     const weeks = await sql.unsafe<{ name: string }[]>(`
       select c.relname as name from pg_inherits h join pg_class c on c.oid = h.inhrelid
       where h.inhparent = '${table}'::regclass and c.relname ~ '_w[0-9]{8}$'`);

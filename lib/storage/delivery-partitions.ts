@@ -12,7 +12,8 @@ import { config } from "@/lib/config/config";
 import { LOCK_NOT_AVAILABLE, withLockTimeout } from "./lock-timeout";
 import { logger } from "@/lib/logging/logger";
 
-const TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
+/** The tables partitioned by week of the delivery id. */
+export const PARTITIONED_DELIVERY_TABLES = ["deliveries", "delivery_payloads", "attempts"] as const;
 const WEEK_MS = 7 * 86_400_000;
 
 /**
@@ -57,7 +58,7 @@ export const deliveriesOfWeek = (suffix: string) => `deliveries${suffix}`;
  * taken first for all three, nothing lands in the week between the caller's last look and this).
  */
 export async function dropDeliveryWeek(tx: postgres.TransactionSql, suffix: string): Promise<void> {
-  for (const table of TABLES) await tx.unsafe(`drop table "${table}${suffix}"`);
+  for (const table of PARTITIONED_DELIVERY_TABLES) await tx.unsafe(`drop table "${table}${suffix}"`);
 }
 
 /**
@@ -70,7 +71,7 @@ export async function dropDeliveryWeek(tx: postgres.TransactionSql, suffix: stri
  */
 export async function lockDeliveryWeek(tx: postgres.TransactionSql, suffix: string, patienceMs = 3_000): Promise<boolean> {
   // The parents alone (ONLY: a VACUUM of this week's payloads can run for minutes) and the week's partitions.
-  const tables = [...TABLES.map((table) => `only "${table}"`), ...TABLES.map((table) => `"${table}${suffix}"`)].join(", ");
+  const tables = [...PARTITIONED_DELIVERY_TABLES.map((table) => `only "${table}"`), ...PARTITIONED_DELIVERY_TABLES.map((table) => `"${table}${suffix}"`)].join(", ");
   for (const giveUp = Date.now() + patienceMs; ; ) {
     try {
       await tx.savepoint((sp) => sp.unsafe(`lock table ${tables} in access exclusive mode nowait`));
